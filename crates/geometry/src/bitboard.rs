@@ -1,0 +1,217 @@
+//! Sets of cells over `L` stacked levels, one `u64` a level.
+
+use crate::Cell;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// A set of cells on a board of `L` levels. Word `l` holds level `l`, bit `rank * 8 + file`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Bitboard<const L: usize>(pub [u64; L]);
+
+impl<const L: usize> Default for Bitboard<L> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl<const L: usize> Bitboard<L> {
+    /// No cell.
+    pub const EMPTY: Self = Bitboard([0; L]);
+    /// Every cell.
+    pub const FULL: Self = Bitboard([!0; L]);
+
+    /// The set holding only `c`.
+    #[inline]
+    #[must_use]
+    pub fn from_cell(c: Cell) -> Self {
+        let mut b = Self::EMPTY;
+        b.0[c.level()] = 1 << c.plane();
+        b
+    }
+
+    /// Whether `c` is in the set.
+    #[inline]
+    #[must_use]
+    pub fn has(self, c: Cell) -> bool {
+        self.0[c.level()] >> c.plane() & 1 != 0
+    }
+
+    /// Adds `c`.
+    #[inline]
+    pub fn insert(&mut self, c: Cell) {
+        self.0[c.level()] |= 1 << c.plane();
+    }
+
+    /// Removes `c`.
+    #[inline]
+    pub fn remove(&mut self, c: Cell) {
+        self.0[c.level()] &= !(1 << c.plane());
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Number of cells.
+    #[inline]
+    #[must_use]
+    pub fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Whether the set has more than one cell.
+    #[inline]
+    #[must_use]
+    pub fn more_than_one(self) -> bool {
+        let mut seen = false;
+        for &w in &self.0 {
+            if w != 0 {
+                if seen || w & (w - 1) != 0 {
+                    return true;
+                }
+                seen = true;
+            }
+        }
+        false
+    }
+
+    /// The lowest cell, if any.
+    #[inline]
+    #[must_use]
+    pub fn first(self) -> Option<Cell> {
+        for (l, &w) in self.0.iter().enumerate() {
+            if w != 0 {
+                return Some(Cell::from_index(l * 64 + w.trailing_zeros() as usize));
+            }
+        }
+        None
+    }
+
+    /// The cells, lowest first.
+    #[inline]
+    #[must_use]
+    pub fn cells(self) -> Cells<L> {
+        Cells { bb: self, level: 0 }
+    }
+
+    /// The cells of one level as a plane word.
+    #[inline]
+    #[must_use]
+    pub fn level(self, l: usize) -> u64 {
+        self.0[l]
+    }
+
+    /// `self` without the cells of `other`.
+    #[inline]
+    #[must_use]
+    pub fn without(self, other: Self) -> Self {
+        let mut r = self;
+        for l in 0..L {
+            r.0[l] &= !other.0[l];
+        }
+        r
+    }
+
+    /// Whether the two sets share a cell.
+    #[inline]
+    #[must_use]
+    pub fn intersects(self, other: Self) -> bool {
+        (0..L).any(|l| self.0[l] & other.0[l] != 0)
+    }
+}
+
+/// Iterator over the cells of a [`Bitboard`], lowest first.
+#[derive(Clone, Debug)]
+pub struct Cells<const L: usize> {
+    bb: Bitboard<L>,
+    level: usize,
+}
+
+impl<const L: usize> Iterator for Cells<L> {
+    type Item = Cell;
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while self.level < L {
+            let w = &mut self.bb.0[self.level];
+            if *w != 0 {
+                let i = w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                return Some(Cell::from_index(self.level * 64 + i));
+            }
+            self.level += 1;
+        }
+        None
+    }
+}
+
+impl<const L: usize> FromIterator<Cell> for Bitboard<L> {
+    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> Self {
+        let mut b = Self::EMPTY;
+        for c in iter {
+            b.insert(c);
+        }
+        b
+    }
+}
+
+macro_rules! binop {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        impl<const L: usize> $tr for Bitboard<L> {
+            type Output = Self;
+            #[inline]
+            fn $f(self, rhs: Self) -> Self {
+                let mut r = self;
+                for l in 0..L {
+                    r.0[l] = self.0[l] $op rhs.0[l];
+                }
+                r
+            }
+        }
+        impl<const L: usize> $tra for Bitboard<L> {
+            #[inline]
+            fn $fa(&mut self, rhs: Self) {
+                for l in 0..L {
+                    self.0[l] = self.0[l] $op rhs.0[l];
+                }
+            }
+        }
+    };
+}
+binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl<const L: usize> Not for Bitboard<L> {
+    type Output = Self;
+    #[inline]
+    fn not(self) -> Self {
+        let mut r = self;
+        for w in &mut r.0 {
+            *w = !*w;
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_operations() {
+        let a = Cell::from_index(3);
+        let b = Cell::from_index(130);
+        let s: Bitboard<3> = [a, b].into_iter().collect();
+        assert_eq!(s.count(), 2);
+        assert!(s.has(a) && s.has(b));
+        assert!(s.more_than_one());
+        assert_eq!(s.cells().collect::<Vec<_>>(), vec![a, b]);
+        assert_eq!(s.first(), Some(a));
+        assert_eq!((s & Bitboard::from_cell(b)).count(), 1);
+        assert!(!(s.without(s)).intersects(s));
+        assert_eq!((!Bitboard::<3>::EMPTY).count(), 192);
+        assert!(!Bitboard::<3>::from_cell(b).more_than_one());
+    }
+}

@@ -1,0 +1,16 @@
+//! Geometry of stacked 8×8 boards: cells, directions, bitboards and attack tables.
+//!
+//! This crate knows nothing of pieces or rules. A board has `L` levels (1 to 4);
+//! cell index = `level * 64 + rank * 8 + file`.
+
+mod bitboard;
+mod cell;
+mod dir;
+mod magic;
+mod rays;
+
+pub use bitboard::{Bitboard, Cells};
+pub use cell::{Cell, ParseCellError, MAX_LEVELS};
+pub use dir::{king_dirs, knight_leaps, Dir, DirGroup, GroupSet};
+pub use magic::{bishop_plane, rook_plane};
+pub use rays::Rays;
