@@ -1,0 +1,288 @@
+//! Vocabulary and the board: a plain array of cells (mailbox) over one to three levels.
+
+use std::fmt;
+
+/// The four rule sets of RULES.md.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Variant {
+    Malka,
+    Traditional,
+    Fide,
+    AirAttack,
+}
+
+impl Variant {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "malka" => Ok(Variant::Malka),
+            "traditional" => Ok(Variant::Traditional),
+            "fide" => Ok(Variant::Fide),
+            "air-attack" => Ok(Variant::AirAttack),
+            _ => Err(format!(
+                "unknown variant {s:?} (expected malka, traditional, fide or air-attack)"
+            )),
+        }
+    }
+
+    /// Number of stacked boards.
+    pub fn levels(self) -> i32 {
+        match self {
+            Variant::Malka | Variant::Traditional => 3,
+            Variant::AirAttack => 2,
+            Variant::Fide => 1,
+        }
+    }
+
+    pub fn is_air(self) -> bool {
+        self == Variant::AirAttack
+    }
+
+    /// Level index (0-based) of a colour's home level: castling and the pawns' start.
+    pub fn home_level(self, color: Color) -> i32 {
+        match (self, color) {
+            (_, Color::White) | (Variant::AirAttack, Color::Black) => 0,
+            (_, Color::Black) => self.levels() - 1,
+        }
+    }
+
+    /// Back rank (0-based) of a colour.
+    pub fn back_rank(color: Color) -> i32 {
+        match color {
+            Color::White => 0,
+            Color::Black => 7,
+        }
+    }
+
+    /// Whether a pawn of `color` arriving on `cell` promotes (§1.4, §2.2).
+    pub fn is_promotion_cell(self, color: Color, cell: Cell) -> bool {
+        let enemy = color.other();
+        cell.y == Variant::back_rank(enemy) && (self.is_air() || cell.z == self.home_level(enemy))
+    }
+
+    /// Whether a pawn of `color` stands on its starting cell (double step, Air "home position").
+    pub fn is_pawn_start(self, color: Color, cell: Cell) -> bool {
+        let rank = match color {
+            Color::White => 1,
+            Color::Black => 6,
+        };
+        cell.y == rank && cell.z == self.home_level(color)
+    }
+
+    /// King home cell.
+    pub fn king_home(self, color: Color) -> Cell {
+        Cell::new(4, Variant::back_rank(color), self.home_level(color))
+    }
+
+    /// Rook home cell of castling right `i` (0 = K, 1 = Q, 2 = k, 3 = q).
+    pub fn rook_home(self, i: usize) -> Cell {
+        let color = right_color(i);
+        let x = if i % 2 == 0 { 7 } else { 0 };
+        Cell::new(x, Variant::back_rank(color), self.home_level(color))
+    }
+}
+
+/// Colour owning castling right `i` (0 = K, 1 = Q, 2 = k, 3 = q).
+pub fn right_color(i: usize) -> Color {
+    if i < 2 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Color {
+    White,
+    Black,
+}
+
+impl Color {
+    pub fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// +1 for White, -1 for Black: the sign applied to drank and dlevel.
+    pub fn forward(self) -> i32 {
+        match self {
+            Color::White => 1,
+            Color::Black => -1,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Pawn,
+    Knight,
+    Bishop,
+    Rook,
+    Queen,
+    King,
+}
+
+impl Kind {
+    /// Lowercase letter.
+    pub fn letter(self) -> char {
+        match self {
+            Kind::Pawn => 'p',
+            Kind::Knight => 'n',
+            Kind::Bishop => 'b',
+            Kind::Rook => 'r',
+            Kind::Queen => 'q',
+            Kind::King => 'k',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Kind> {
+        match c.to_ascii_lowercase() {
+            'p' => Some(Kind::Pawn),
+            'n' => Some(Kind::Knight),
+            'b' => Some(Kind::Bishop),
+            'r' => Some(Kind::Rook),
+            'q' => Some(Kind::Queen),
+            'k' => Some(Kind::King),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Piece {
+    pub color: Color,
+    pub kind: Kind,
+}
+
+impl Piece {
+    pub fn new(color: Color, kind: Kind) -> Piece {
+        Piece { color, kind }
+    }
+
+    /// FEN letter: uppercase for White.
+    pub fn to_char(self) -> char {
+        let c = self.kind.letter();
+        match self.color {
+            Color::White => c.to_ascii_uppercase(),
+            Color::Black => c,
+        }
+    }
+
+    pub fn from_char(c: char) -> Option<Piece> {
+        if !c.is_ascii_alphabetic() {
+            return None;
+        }
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Kind::from_letter(c).map(|kind| Piece { color, kind })
+    }
+}
+
+/// A direction vector (dfile, drank, dlevel).
+pub type Vec3 = (i32, i32, i32);
+
+/// A cell: file x, rank y, level z, all 0-based. May lie off the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Cell {
+    pub x: i32,
+    pub y: i32,
+    pub z: i32,
+}
+
+impl Cell {
+    pub fn new(x: i32, y: i32, z: i32) -> Cell {
+        Cell { x, y, z }
+    }
+
+    /// The cell `k` steps along `d`.
+    pub fn step(self, d: Vec3, k: i32) -> Cell {
+        Cell::new(self.x + k * d.0, self.y + k * d.1, self.z + k * d.2)
+    }
+}
+
+/// Level-prefixed form, e.g. `2e3`.
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = char::from(b'a' + (self.x.clamp(0, 7) as u8));
+        write!(f, "{}{}{}", self.z + 1, file, self.y + 1)
+    }
+}
+
+/// Cells of the largest board (3 levels).
+pub const MAX_CELLS: usize = 192;
+
+/// A position: placement, side to move, castling rights, en passant, clocks.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub variant: Variant,
+    pub cells: [Option<Piece>; MAX_CELLS],
+    pub side: Color,
+    /// Castling rights: K, Q, k, q.
+    pub castling: [bool; 4],
+    /// En-passant cell and the cell of the pawn that double-stepped past it.
+    pub ep: Option<(Cell, Cell)>,
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+impl Position {
+    pub fn empty(variant: Variant) -> Position {
+        Position {
+            variant,
+            cells: [None; MAX_CELLS],
+            side: Color::White,
+            castling: [false; 4],
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+
+    pub fn on_board(&self, c: Cell) -> bool {
+        (0..8).contains(&c.x) && (0..8).contains(&c.y) && (0..self.variant.levels()).contains(&c.z)
+    }
+
+    fn index(&self, c: Cell) -> Option<usize> {
+        if self.on_board(c) {
+            usize::try_from(c.z * 64 + c.y * 8 + c.x).ok()
+        } else {
+            None
+        }
+    }
+
+    /// The piece on `c`; `None` if empty or off the board.
+    pub fn get(&self, c: Cell) -> Option<Piece> {
+        self.index(c)
+            .and_then(|i| self.cells.get(i).copied())
+            .flatten()
+    }
+
+    /// Puts `p` on `c`; ignored off the board.
+    pub fn set(&mut self, c: Cell, p: Option<Piece>) {
+        if let Some(slot) = self.index(c).and_then(|i| self.cells.get_mut(i)) {
+            *slot = p;
+        }
+    }
+
+    /// Every cell of the board, level 1 first.
+    pub fn all_cells(&self) -> impl Iterator<Item = Cell> {
+        let levels = self.variant.levels();
+        (0..levels).flat_map(|z| (0..8).flat_map(move |y| (0..8).map(move |x| Cell::new(x, y, z))))
+    }
+
+    pub fn find_king(&self, color: Color) -> Option<Cell> {
+        self.all_cells()
+            .find(|&c| self.get(c) == Some(Piece::new(color, Kind::King)))
+    }
+
+    /// Number of pieces of `color` and `kind` on the board.
+    pub fn count(&self, color: Color, kind: Kind) -> usize {
+        self.all_cells()
+            .filter(|&c| self.get(c) == Some(Piece::new(color, kind)))
+            .count()
+    }
+}
