@@ -105,8 +105,7 @@ impl fmt::Display for CellDisplay {
         if self.with_level {
             write!(f, "{}", c.level() + 1)?;
         }
-        #[allow(clippy::cast_possible_truncation)]
-        write!(f, "{}{}", (b'a' + c.file() as u8) as char, c.rank() + 1)
+        write!(f, "{}{}", char::from(b"abcdefgh"[c.file()]), c.rank() + 1)
     }
 }
 

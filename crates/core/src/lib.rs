@@ -1,0 +1,21 @@
+//! The vocabulary shared by every variant, and algorithms written once over [`Position`].
+//!
+//! `core` names no concrete variant: rule crates implement [`Position`], and everything
+//! here (perft, notation, game history and outcome) works for all of them.
+
+mod error;
+mod game;
+mod mv;
+mod notation;
+mod piece;
+mod position;
+mod zobrist;
+
+pub use error::{IllegalMove, LfenError, LfenField, ParseMoveError};
+pub use game::Game;
+pub use mv::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use notation::{coord, parse_coord, parse_move, parse_san, san};
+pub use piece::{Castling, Color, Piece, Role};
+pub use position::{perft_divide, Outcome, Position, Termination};
+pub use stackchess_geometry::{Bitboard, Cell};
+pub use zobrist::SplitMix64;

@@ -1,0 +1,200 @@
+//! The contract every variant implements, and what follows from it.
+
+use crate::{Castling, Color, IllegalMove, LfenError, Move, MoveKind, MoveList, Piece, Role};
+use stackchess_geometry::Cell;
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Termination {
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// The same position for the third time.
+    Repetition,
+    /// 100 plies without capture or pawn move.
+    FiftyMoves,
+    /// K v K, K+B v K, K+N v K.
+    DeadMaterial,
+}
+
+impl Termination {
+    /// Short lower-case name, as written in records.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::Repetition => "repetition",
+            Termination::FiftyMoves => "fifty-moves",
+            Termination::DeadMaterial => "dead-material",
+        }
+    }
+}
+
+/// The end of a game by the rules.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Outcome {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why.
+    pub reason: Termination,
+}
+
+impl Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    #[must_use]
+    pub const fn result(self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.result(), self.reason.name())
+    }
+}
+
+/// A position of one variant: placement, side to move, castling, en passant, clocks.
+///
+/// Implementations are plain values (copy-make): [`Position::play_unchecked`] changes
+/// `self`; keep a clone to go back. Everything generic in the workspace (perft, notation,
+/// search, self-play) is written over this trait and monomorphised per variant.
+pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
+    /// Number of levels (1 to 3).
+    const LEVELS: usize;
+
+    /// The variant's name, as given on the command line (`malka`, `fide`, ...).
+    fn variant_name() -> &'static str;
+    /// The starting position.
+    fn startpos() -> Self;
+    /// Reads an LFEN (for a one-level variant, plain FEN).
+    ///
+    /// # Errors
+    /// Names the field and what was wrong.
+    fn from_lfen(lfen: &str) -> Result<Self, LfenError>;
+    /// Writes the LFEN.
+    fn to_lfen(&self) -> String;
+
+    /// The side to move.
+    fn turn(&self) -> Color;
+    /// The piece on a cell.
+    fn piece_at(&self, cell: Cell) -> Option<Piece>;
+    /// Calls `f` for every piece on the board.
+    fn for_each_piece<F: FnMut(Cell, Piece)>(&self, f: F);
+    /// Castling rights.
+    fn castling(&self) -> Castling;
+    /// The en-passant cell, set after every double step.
+    fn ep_cell(&self) -> Option<Cell>;
+    /// Plies since the last capture or pawn move.
+    fn halfmove_clock(&self) -> u32;
+    /// Move number, starting at 1, incremented after Black's move.
+    fn fullmove_number(&self) -> u32;
+    /// Zobrist hash of placement, side, castling and a capturable en-passant cell.
+    fn hash(&self) -> u64;
+    /// Whether the side to move is in check.
+    fn is_check(&self) -> bool;
+
+    /// Appends the legal moves to `moves`.
+    fn legal_moves(&self, moves: &mut MoveList);
+    /// The number of legal moves (may be faster than generating them).
+    fn count_legal_moves(&self) -> usize {
+        let mut m = MoveList::new();
+        self.legal_moves(&mut m);
+        m.len()
+    }
+    /// Plays a move. Precondition: the move is legal here.
+    fn play_unchecked(&mut self, m: Move);
+    /// Passes the turn (for null-move search). Precondition: not in check.
+    fn play_null(&mut self);
+
+    /// The legal moves as a list.
+    fn moves(&self) -> MoveList {
+        let mut m = MoveList::new();
+        self.legal_moves(&mut m);
+        m
+    }
+    /// Whether `m` is legal here.
+    fn is_legal(&self, m: Move) -> bool {
+        self.moves().contains(&m)
+    }
+    /// Plays `m` if it is legal.
+    ///
+    /// # Errors
+    /// When it is not, naming the move and the position.
+    fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        if self.is_legal(m) {
+            self.play_unchecked(m);
+            Ok(())
+        } else {
+            Err(IllegalMove { mv: crate::coord::<Self>(m), lfen: self.to_lfen() })
+        }
+    }
+    /// The role `m` captures, if any.
+    fn captured(&self, m: Move) -> Option<Role> {
+        if m.kind() == MoveKind::EnPassant {
+            return Some(Role::Pawn);
+        }
+        self.piece_at(m.to()).filter(|p| p.color != self.turn()).map(|p| p.role)
+    }
+    /// Whether only kings remain, or a king and one minor piece against a bare king.
+    fn is_dead_material(&self) -> bool {
+        let mut count = 0;
+        let mut minor = 0;
+        self.for_each_piece(|_, p| {
+            count += 1;
+            if matches!(p.role, Role::Knight | Role::Bishop) {
+                minor += 1;
+            }
+        });
+        count == 2 || (count == 3 && minor == 1)
+    }
+    /// Checkmate, stalemate, the 50-move rule or dead material, whichever applies
+    /// (repetition needs the game's history: see [`crate::Game`]).
+    fn outcome(&self) -> Option<Outcome> {
+        if self.count_legal_moves() == 0 {
+            return Some(if self.is_check() {
+                Outcome { winner: Some(self.turn().other()), reason: Termination::Checkmate }
+            } else {
+                Outcome { winner: None, reason: Termination::Stalemate }
+            });
+        }
+        if self.halfmove_clock() >= 100 {
+            return Some(Outcome { winner: None, reason: Termination::FiftyMoves });
+        }
+        self.is_dead_material().then_some(Outcome { winner: None, reason: Termination::DeadMaterial })
+    }
+    /// Leaf count of the move tree to `depth` plies, counting the last ply in bulk.
+    fn perft(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_legal_moves() as u64,
+            _ => self
+                .moves()
+                .iter()
+                .map(|&m| {
+                    let mut next = self.clone();
+                    next.play_unchecked(m);
+                    next.perft(depth - 1)
+                })
+                .sum(),
+        }
+    }
+}
+
+/// Perft split by root move: `(move, leaf count)` in generation order.
+pub fn perft_divide<P: Position>(pos: &P, depth: u32) -> Vec<(Move, u64)> {
+    pos.moves()
+        .iter()
+        .map(|&m| {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            (m, if depth == 0 { 1 } else { next.perft(depth - 1) })
+        })
+        .collect()
+}

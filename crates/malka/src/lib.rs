@@ -1,0 +1,29 @@
+//! Nardeshir 3D chess, Malka rule set (the default variant): three levels, a queen that
+//! steps one cell in any of the 26 directions, single-step pawns with no en passant, and
+//! promotion only to a kind the mover has lost.
+
+use stackchess_nardeshir::{Board, RuleSet, Tables, Variant};
+use std::sync::OnceLock;
+
+/// The Nardeshir start position: White on level 1, Black on level 3.
+pub const START: &str = "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1";
+
+/// The Malka rule set as data.
+#[must_use]
+pub fn rules() -> RuleSet {
+    RuleSet::nardeshir("malka", 3, true, START)
+}
+
+/// Marker type of the Malka rule set.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MalkaRules;
+
+impl Variant<3> for MalkaRules {
+    fn tables() -> &'static Tables<3> {
+        static T: OnceLock<Tables<3>> = OnceLock::new();
+        T.get_or_init(|| Tables::new(rules()))
+    }
+}
+
+/// A Malka position.
+pub type Malka = Board<3, MalkaRules>;
