@@ -53,7 +53,7 @@ pub fn parse_coord<P: Position>(pos: &P, s: &str) -> Result<Move, ParseMoveError
         .iter()
         .copied()
         .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion)
-        .ok_or_else(|| err(s, format!("not a legal move in {}", pos.to_lfen())))
+        .ok_or_else(|| err(s, "no legal move goes between these cells"))
 }
 
 /// The move in SAN: `N2b3`, `2e3`, `Bx3e3`, `O-O`, `3a8=Q#`. Precondition: `m` is legal.
@@ -148,7 +148,7 @@ pub fn parse_san<P: Position>(pos: &P, s: &str) -> Result<Move, ParseMoveError> 
     let found: Vec<Move> = moves.iter().copied().filter(|&m| loose(&san(pos, m)) == want).collect();
     match found.as_slice() {
         [m] => Ok(*m),
-        [] => Err(err(s, format!("no legal move has this SAN in {}", pos.to_lfen()))),
+        [] => Err(err(s, "no legal move has this SAN")),
         _ => Err(err(s, "ambiguous SAN")),
     }
 }

@@ -1,0 +1,38 @@
+//! `stackchess apply`.
+
+use crate::common::PositionArgs;
+use anyhow::{bail, Result};
+use stackchess_core::{parse_move, Position};
+use stackchess_variants::WithPosition;
+
+/// Flags of `apply`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Moves in coordinate notation (1e21e3) or SAN (2e3, N2b3).
+    #[arg(required = true)]
+    moves: Vec<String>,
+}
+
+struct Run<'a>(&'a Args);
+
+impl WithPosition for Run<'_> {
+    type Output = Result<()>;
+    fn call<P: Position>(self) -> Result<()> {
+        let mut pos: P = self.0.pos.position()?;
+        for (i, text) in self.0.moves.iter().enumerate() {
+            match parse_move(&pos, text) {
+                Ok(m) => pos.play_unchecked(m),
+                Err(e) => bail!("move {} ('{text}') is not legal in {}: {}", i + 1, pos.to_lfen(), e.reason),
+            }
+        }
+        println!("{}", pos.to_lfen());
+        Ok(())
+    }
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<()> {
+    a.pos.variant.with(Run(a))
+}

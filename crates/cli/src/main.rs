@@ -1,0 +1,44 @@
+//! `stackchess`: the command-line tool. Thin glue: parse flags, pick the variant, call the libraries.
+
+mod cmd;
+mod common;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Chess on stacked boards: Nardeshir 3D (Malka, Traditional), Air Attack, and standard chess.
+#[derive(Parser, Debug)]
+#[command(name = "stackchess", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaf nodes of the move tree (perft).
+    Perft(cmd::perft::Args),
+    /// List the legal moves: coordinate notation, then SAN.
+    Moves(cmd::moves::Args),
+    /// Play moves (coordinate or SAN) and print the resulting LFEN.
+    Apply(cmd::apply::Args),
+    /// Draw the position, levels side by side.
+    Show(cmd::show::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => cmd::perft::run(&a),
+        Command::Moves(a) => cmd::moves::run(&a),
+        Command::Apply(a) => cmd::apply::run(&a),
+        Command::Show(a) => cmd::show::run(&a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
