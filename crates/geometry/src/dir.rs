@@ -51,13 +51,8 @@ pub enum DirGroup {
 
 impl DirGroup {
     /// Every group.
-    pub const ALL: [DirGroup; 5] = [
-        DirGroup::OrthoPlane,
-        DirGroup::DiagPlane,
-        DirGroup::Vertical,
-        DirGroup::OrthoSlant,
-        DirGroup::Triagonal,
-    ];
+    pub const ALL: [DirGroup; 5] =
+        [DirGroup::OrthoPlane, DirGroup::DiagPlane, DirGroup::Vertical, DirGroup::OrthoSlant, DirGroup::Triagonal];
 
     /// The unit vectors of the group.
     #[must_use]

@@ -60,7 +60,11 @@ pub(crate) fn parse<const L: usize, V: Variant<L>>(lfen: &str) -> Result<Board<L
     if levels.len() != L {
         return Err(e(
             LfenField::Placement,
-            format!("{} has {L} level(s), the placement has {} (levels are joined by '|')", V::tables().rules.name, levels.len()),
+            format!(
+                "{} has {L} level(s), the placement has {} (levels are joined by '|')",
+                V::tables().rules.name,
+                levels.len()
+            ),
         ));
     }
     for (l, text) in levels.iter().enumerate() {
@@ -128,10 +132,16 @@ fn parse_castling<const L: usize, V: Variant<L>>(b: &Board<L, V>, s: &str) -> Re
         let king = Piece { color, role: Role::King };
         let rook = Piece { color, role: Role::Rook };
         if b.piece_at(cm.king_from) != Some(king) {
-            return Err(e(LfenField::Castling, format!("right '{ch}' but the {color} king is not on {}", cm.king_from.display(L > 1))));
+            return Err(e(
+                LfenField::Castling,
+                format!("right '{ch}' but the {color} king is not on {}", cm.king_from.display(L > 1)),
+            ));
         }
         if b.piece_at(cm.rook_from) != Some(rook) {
-            return Err(e(LfenField::Castling, format!("right '{ch}' but no {color} rook is on {}", cm.rook_from.display(L > 1))));
+            return Err(e(
+                LfenField::Castling,
+                format!("right '{ch}' but no {color} rook is on {}", cm.rook_from.display(L > 1)),
+            ));
         }
         rights.0 |= Castling::bit(color, long);
     }
@@ -193,4 +203,3 @@ pub(crate) fn write<const L: usize, V: Variant<L>>(b: &Board<L, V>) -> String {
     let _ = write!(s, " {} {} {ep} {} {}", b.turn.char(), b.castling, b.halfmove, b.fullmove);
     s
 }
-

@@ -105,10 +105,7 @@ impl<const L: usize> Tables<L> {
                 .collect()
         });
         let rank_cells = |rank: usize, level: Option<usize>| -> Bitboard<L> {
-            (0..n)
-                .map(Cell::from_index)
-                .filter(|c| c.rank() == rank && level.is_none_or(|l| c.level() == l))
-                .collect()
+            (0..n).map(Cell::from_index).filter(|c| c.rank() == rank && level.is_none_or(|l| c.level() == l)).collect()
         };
         // White promotes on Black's back rank on Black's home level, and the mirror.
         let promo = [rank_cells(7, Some(home_level[1])), rank_cells(0, Some(home_level[0]))];

@@ -85,10 +85,7 @@ impl std::error::Error for UnknownVariant {}
 impl FromStr for Variant {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| UnknownVariant(s.to_owned()))
+        Variant::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(s)).ok_or_else(|| UnknownVariant(s.to_owned()))
     }
 }
 
