@@ -18,9 +18,7 @@ impl Variant {
             "traditional" => Ok(Variant::Traditional),
             "fide" => Ok(Variant::Fide),
             "air-attack" => Ok(Variant::AirAttack),
-            _ => Err(format!(
-                "unknown variant {s:?} (expected malka, traditional, fide or air-attack)"
-            )),
+            _ => Err(format!("unknown variant {s:?} (expected malka, traditional, fide or air-attack)")),
         }
     }
 
@@ -173,11 +171,7 @@ impl Piece {
         if !c.is_ascii_alphabetic() {
             return None;
         }
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         Kind::from_letter(c).map(|kind| Piece { color, kind })
     }
 }
@@ -256,9 +250,7 @@ impl Position {
 
     /// The piece on `c`; `None` if empty or off the board.
     pub fn get(&self, c: Cell) -> Option<Piece> {
-        self.index(c)
-            .and_then(|i| self.cells.get(i).copied())
-            .flatten()
+        self.index(c).and_then(|i| self.cells.get(i).copied()).flatten()
     }
 
     /// Puts `p` on `c`; ignored off the board.
@@ -275,14 +267,11 @@ impl Position {
     }
 
     pub fn find_king(&self, color: Color) -> Option<Cell> {
-        self.all_cells()
-            .find(|&c| self.get(c) == Some(Piece::new(color, Kind::King)))
+        self.all_cells().find(|&c| self.get(c) == Some(Piece::new(color, Kind::King)))
     }
 
     /// Number of pieces of `color` and `kind` on the board.
     pub fn count(&self, color: Color, kind: Kind) -> usize {
-        self.all_cells()
-            .filter(|&c| self.get(c) == Some(Piece::new(color, kind)))
-            .count()
+        self.all_cells().filter(|&c| self.get(c) == Some(Piece::new(color, kind))).count()
     }
 }

@@ -9,9 +9,7 @@ pub fn start(variant: Variant) -> &'static str {
         Variant::Malka | Variant::Traditional => {
             "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1"
         }
-        Variant::AirAttack => {
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8 w KQkq - 0 1"
-        }
+        Variant::AirAttack => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8 w KQkq - 0 1",
         Variant::Fide => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     }
 }
@@ -88,17 +86,12 @@ pub fn parse(variant: Variant, s: &str) -> Result<Position, String> {
         }
     }
     if fields[3] != "-" {
-        let ep = parse_cell(variant, fields[3])
-            .ok_or_else(|| format!("bad en-passant cell {:?}", fields[3]))?;
+        let ep = parse_cell(variant, fields[3]).ok_or_else(|| format!("bad en-passant cell {:?}", fields[3]))?;
         pos.ep = Some((ep, ep_victim(&pos, ep)?));
     }
     if fields.len() == 6 {
-        pos.halfmove = fields[4]
-            .parse()
-            .map_err(|_| format!("bad halfmove clock {:?}", fields[4]))?;
-        pos.fullmove = fields[5]
-            .parse()
-            .map_err(|_| format!("bad fullmove number {:?}", fields[5]))?;
+        pos.halfmove = fields[4].parse().map_err(|_| format!("bad halfmove clock {:?}", fields[4]))?;
+        pos.fullmove = fields[5].parse().map_err(|_| format!("bad fullmove number {:?}", fields[5]))?;
         if pos.fullmove == 0 {
             return Err("fullmove number must be at least 1".to_string());
         }
@@ -111,20 +104,12 @@ fn parse_placement(pos: &mut Position, s: &str) -> Result<(), String> {
     let variant = pos.variant;
     let levels: Vec<&str> = s.split('|').collect();
     if levels.len() as i32 != variant.levels() {
-        return Err(format!(
-            "placement needs {} level(s) joined by '|', got {}",
-            variant.levels(),
-            levels.len()
-        ));
+        return Err(format!("placement needs {} level(s) joined by '|', got {}", variant.levels(), levels.len()));
     }
     for (z, level) in (0..).zip(levels) {
         let ranks: Vec<&str> = level.split('/').collect();
         if ranks.len() != 8 {
-            return Err(format!(
-                "level {} needs 8 ranks, got {}",
-                z + 1,
-                ranks.len()
-            ));
+            return Err(format!("level {} needs 8 ranks, got {}", z + 1, ranks.len()));
         }
         for (y, rank) in (0..8).rev().zip(ranks) {
             let mut x = 0;
@@ -165,11 +150,7 @@ fn ep_victim(pos: &Position, ep: Cell) -> Result<Cell, String> {
     let v = (0, ep.y - start.y, ep.z - start.z);
     let f = mover.forward();
     // The step vectors of the mover, as in §1.4 / §2.2.
-    let allowed: &[(i32, i32, i32)] = if variant.is_air() {
-        &[(0, 1, 0)]
-    } else {
-        &[(0, 1, 0), (0, 0, 1), (0, 1, 1)]
-    };
+    let allowed: &[(i32, i32, i32)] = if variant.is_air() { &[(0, 1, 0)] } else { &[(0, 1, 0), (0, 0, 1), (0, 1, 1)] };
     if !allowed.iter().any(|&(a, b, c)| (a, b * f, c * f) == v) {
         return Err(err());
     }
@@ -196,10 +177,7 @@ fn validate(pos: &Position) -> Result<(), String> {
         if let Some(p) = pos.get(c) {
             let own_back = Variant::back_rank(p.color);
             if p.kind == Kind::Pawn && (c.y == own_back || variant.is_promotion_cell(p.color, c)) {
-                return Err(format!(
-                    "{:?} pawn on {c}, which no such pawn can reach",
-                    p.color
-                ));
+                return Err(format!("{:?} pawn on {c}, which no such pawn can reach", p.color));
             }
         }
     }
@@ -255,22 +233,8 @@ pub fn write(pos: &Position) -> String {
         })
         .collect();
     let side = if pos.side == Color::White { "w" } else { "b" };
-    let castling: String = (0..4)
-        .filter(|&i| pos.castling[i])
-        .map(|i| ['K', 'Q', 'k', 'q'][i])
-        .collect();
-    let castling = if castling.is_empty() {
-        "-".to_string()
-    } else {
-        castling
-    };
-    let ep = pos
-        .ep
-        .map_or_else(|| "-".to_string(), |(c, _)| write_cell(variant, c));
-    format!(
-        "{} {side} {castling} {ep} {} {}",
-        levels.join("|"),
-        pos.halfmove,
-        pos.fullmove
-    )
+    let castling: String = (0..4).filter(|&i| pos.castling[i]).map(|i| ['K', 'Q', 'k', 'q'][i]).collect();
+    let castling = if castling.is_empty() { "-".to_string() } else { castling };
+    let ep = pos.ep.map_or_else(|| "-".to_string(), |(c, _)| write_cell(variant, c));
+    format!("{} {side} {castling} {ep} {} {}", levels.join("|"), pos.halfmove, pos.fullmove)
 }

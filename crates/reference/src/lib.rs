@@ -26,10 +26,7 @@ fn position(variant: &str, lfen: &str) -> Result<Position, String> {
 /// `variant` is one of "malka", "traditional", "fide", "air-attack".
 pub fn legal_moves(variant: &str, lfen: &str) -> Result<Vec<String>, String> {
     let pos = position(variant, lfen)?;
-    let mut moves: Vec<String> = movegen::legal_moves(&pos)
-        .iter()
-        .map(Move::notation)
-        .collect();
+    let mut moves: Vec<String> = movegen::legal_moves(&pos).iter().map(Move::notation).collect();
     moves.sort();
     moves.dedup();
     Ok(moves)
@@ -67,11 +64,7 @@ pub fn in_check(variant: &str, lfen: &str) -> Result<bool, String> {
 /// Normalises a coordinate move to the level-prefixed form of [`Move::notation`].
 fn parse_move(variant: Variant, mv: &str) -> Result<String, String> {
     let err = || format!("bad move {mv:?}: expected e.g. 1e21e4 or 2a73a8q");
-    let s: String = mv
-        .trim()
-        .chars()
-        .filter(|&c| c != '-' && c != 'x')
-        .collect();
+    let s: String = mv.trim().chars().filter(|&c| c != '-' && c != 'x').collect();
     let (from, rest) = lfen::parse_cell_prefix(variant, &s).ok_or_else(err)?;
     let (to, rest) = lfen::parse_cell_prefix(variant, rest).ok_or_else(err)?;
     let rest = rest.strip_prefix('=').unwrap_or(rest);

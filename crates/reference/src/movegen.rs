@@ -173,13 +173,7 @@ struct Gen<'a> {
 impl Gen<'_> {
     fn push(&mut self, from: Cell, to: Cell, special: Special) {
         let capture = self.pos.get(to).is_some();
-        self.out.push(Move {
-            from,
-            to,
-            promo: None,
-            capture,
-            special,
-        });
+        self.out.push(Move { from, to, promo: None, capture, special });
     }
 
     /// Walks from `start` along `d` for up to `range` cells, through empty cells only,
@@ -212,13 +206,7 @@ impl Gen<'_> {
         let capture = self.pos.get(to).is_some();
         for kind in PROMOTIONS {
             if self.geometric || variant != Variant::Malka || self.malka_pool(kind) > 0 {
-                self.out.push(Move {
-                    from,
-                    to,
-                    promo: Some(kind),
-                    capture,
-                    special,
-                });
+                self.out.push(Move { from, to, promo: Some(kind), capture, special });
             }
         }
     }
@@ -379,11 +367,8 @@ impl Gen<'_> {
                 continue;
             }
             let at = |x: i32| Cell::new(x, king_from.y, king_from.z);
-            let (between, cross, king_to, rook_to): (&[i32], i32, i32, i32) = if i % 2 == 0 {
-                (&[5, 6], 5, 6, 5)
-            } else {
-                (&[1, 2, 3], 3, 2, 3)
-            };
+            let (between, cross, king_to, rook_to): (&[i32], i32, i32, i32) =
+                if i % 2 == 0 { (&[5, 6], 5, 6, 5) } else { (&[1, 2, 3], 3, 2, 3) };
             if between.iter().any(|&x| pos.get(at(x)).is_some()) {
                 continue;
             }
@@ -391,23 +376,14 @@ impl Gen<'_> {
             if attacked(pos, king_from, enemy) || attacked(pos, at(cross), enemy) {
                 continue;
             }
-            self.push(
-                king_from,
-                at(king_to),
-                Special::Castle(rook_from, at(rook_to)),
-            );
+            self.push(king_from, at(king_to), Special::Castle(rook_from, at(rook_to)));
         }
     }
 }
 
 /// Pseudo-moves of one piece (`geometric`: attack mode, see [`Gen`]).
 fn piece_moves(pos: &Position, from: Cell, piece: Piece, geometric: bool, out: &mut Vec<Move>) {
-    let mut g = Gen {
-        pos,
-        color: piece.color,
-        geometric,
-        out,
-    };
+    let mut g = Gen { pos, color: piece.color, geometric, out };
     g.piece(from, piece.kind);
 }
 
@@ -439,8 +415,7 @@ pub fn attacked(pos: &Position, cell: Cell, by: Color) -> bool {
 
 /// Whether `color`'s king is attacked (false without a king).
 pub fn king_attacked(pos: &Position, color: Color) -> bool {
-    pos.find_king(color)
-        .is_some_and(|k| attacked(pos, k, color.other()))
+    pos.find_king(color).is_some_and(|k| attacked(pos, k, color.other()))
 }
 
 /// The position after `m` (assumed generated for `pos`).
@@ -476,11 +451,7 @@ pub fn make(pos: &Position, m: &Move) -> Position {
         Special::DoubleStep(mid) => Some((mid, m.to)),
         _ => None,
     };
-    next.halfmove = if piece.kind == Kind::Pawn || captured {
-        0
-    } else {
-        pos.halfmove.saturating_add(1)
-    };
+    next.halfmove = if piece.kind == Kind::Pawn || captured { 0 } else { pos.halfmove.saturating_add(1) };
     if pos.side == Color::Black {
         next.fullmove = pos.fullmove.saturating_add(1);
     }
@@ -498,13 +469,7 @@ pub fn legal_moves(pos: &Position) -> Vec<Move> {
             }
         }
     }
-    Gen {
-        pos,
-        color: pos.side,
-        geometric: false,
-        out: &mut moves,
-    }
-    .castling();
+    Gen { pos, color: pos.side, geometric: false, out: &mut moves }.castling();
     moves.retain(|m| !king_attacked(&make(pos, m), pos.side));
     moves
 }
