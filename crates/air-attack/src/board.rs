@@ -1,0 +1,285 @@
+//! The position type: bitboards by colour and role, plus the LFEN state.
+
+use crate::tables::{Tables, LEVELS};
+use stackchess_core::{Castling, Color, LfenError, Move, MoveKind, MoveList, Piece, Position, Role};
+use stackchess_geometry::{Bitboard, Cell};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A rule set known at compile time: the marker type behind an Air Attack variant.
+pub trait AirRules: 'static + Send + Sync + Copy + fmt::Debug {
+    /// The rule set's tables, built once.
+    fn tables() -> &'static Tables;
+}
+
+/// Bitboards of a two-level board.
+pub(crate) type Bb = Bitboard<LEVELS>;
+
+/// An Air Attack position under the rules `V`.
+pub struct Board<V> {
+    pub(crate) t: &'static Tables,
+    pub(crate) by_color: [Bb; 2],
+    pub(crate) by_role: [Bb; 6],
+    pub(crate) turn: Color,
+    pub(crate) castling: Castling,
+    /// En-passant cell and the pawn a capture there removes.
+    pub(crate) ep: Option<(Cell, Cell)>,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) hash: u64,
+    _v: PhantomData<V>,
+}
+
+impl<V> Clone for Board<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<V> Copy for Board<V> {}
+
+impl<V> PartialEq for Board<V> {
+    fn eq(&self, o: &Self) -> bool {
+        self.by_color == o.by_color
+            && self.by_role == o.by_role
+            && self.turn == o.turn
+            && self.castling == o.castling
+            && self.ep == o.ep
+            && self.halfmove == o.halfmove
+            && self.fullmove == o.fullmove
+            && self.hash == o.hash
+    }
+}
+impl<V> Eq for Board<V> {}
+
+impl<V: AirRules> fmt::Debug for Board<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_lfen())
+    }
+}
+
+impl<V: AirRules> Board<V> {
+    /// An empty board, White to move.
+    pub(crate) fn empty() -> Self {
+        Board {
+            t: V::tables(),
+            by_color: [Bb::EMPTY; 2],
+            by_role: [Bb::EMPTY; 6],
+            turn: Color::White,
+            castling: Castling::NONE,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+            _v: PhantomData,
+        }
+    }
+
+    /// The tables of this rule set.
+    #[must_use]
+    pub fn tables(&self) -> &'static Tables {
+        self.t
+    }
+
+    /// All pieces.
+    #[inline]
+    #[must_use]
+    pub fn occupied(&self) -> Bb {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The pieces of a colour and role.
+    #[inline]
+    #[must_use]
+    pub fn pieces(&self, c: Color, r: Role) -> Bb {
+        self.by_color[c.index()] & self.by_role[r.index()]
+    }
+
+    /// The king of a colour (positions always have one).
+    #[inline]
+    pub(crate) fn king(&self, c: Color) -> Cell {
+        self.pieces(c, Role::King).first().unwrap_or(Cell::from_index(0))
+    }
+
+    #[inline]
+    pub(crate) fn role_at(&self, c: Cell) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| self.by_role[r.index()].has(c))
+    }
+
+    #[inline]
+    pub(crate) fn put(&mut self, c: Cell, p: Piece) {
+        self.by_color[p.color.index()].insert(c);
+        self.by_role[p.role.index()].insert(c);
+        self.hash ^= self.t.zp(p.color, p.role, c);
+    }
+
+    #[inline]
+    pub(crate) fn take(&mut self, c: Cell, p: Piece) {
+        self.by_color[p.color.index()].remove(c);
+        self.by_role[p.role.index()].remove(c);
+        self.hash ^= self.t.zp(p.color, p.role, c);
+    }
+
+    /// Whether a pawn of the side to move could capture on the en-passant cell (it then counts
+    /// for repetition and the hash). En passant is a normal move: same level only.
+    pub(crate) fn ep_capturable(&self) -> bool {
+        self.ep.is_some_and(|(e, _)| {
+            let them = self.turn.other();
+            self.t.pawn_attacks[them.index()][e.plane()] & self.pieces(self.turn, Role::Pawn).0[e.level()] != 0
+        })
+    }
+
+    /// The hash of the state beyond placement.
+    pub(crate) fn state_hash(&self) -> u64 {
+        let mut h = self.t.z_castle[usize::from(self.castling.0)];
+        if self.turn == Color::Black {
+            h ^= self.t.z_side;
+        }
+        if let Some((e, _)) = self.ep.filter(|_| self.ep_capturable()) {
+            h ^= self.t.z_ep[e.index()];
+        }
+        h
+    }
+
+    /// The hash computed from scratch (the incremental one must equal it).
+    #[must_use]
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = self.state_hash();
+        self.for_each_piece(|c, p| h ^= self.t.zp(p.color, p.role, c));
+        h
+    }
+}
+
+impl<V: AirRules> Position for Board<V> {
+    const LEVELS: usize = LEVELS;
+
+    fn variant_name() -> &'static str {
+        V::tables().rules.name
+    }
+
+    fn startpos() -> Self {
+        Self::from_lfen(V::tables().rules.start).expect("the rule set's start position is valid")
+    }
+
+    fn from_lfen(lfen: &str) -> Result<Self, LfenError> {
+        crate::lfen::parse(lfen)
+    }
+
+    fn to_lfen(&self) -> String {
+        crate::lfen::write(self)
+    }
+
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    fn piece_at(&self, c: Cell) -> Option<Piece> {
+        let color = if self.by_color[0].has(c) {
+            Color::White
+        } else if self.by_color[1].has(c) {
+            Color::Black
+        } else {
+            return None;
+        };
+        self.role_at(c).map(|role| Piece { color, role })
+    }
+
+    fn for_each_piece<F: FnMut(Cell, Piece)>(&self, mut f: F) {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for c in self.pieces(color, role).cells() {
+                    f(c, Piece { color, role });
+                }
+            }
+        }
+    }
+
+    fn castling(&self) -> Castling {
+        self.castling
+    }
+
+    fn ep_cell(&self) -> Option<Cell> {
+        self.ep.map(|e| e.0)
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn is_check(&self) -> bool {
+        let us = self.turn;
+        self.attacked(self.king(us), us.other(), self.by_color[us.other().index()], self.occupied())
+    }
+
+    fn legal_moves(&self, moves: &mut MoveList) {
+        self.generate(moves);
+    }
+
+    fn count_legal_moves(&self) -> usize {
+        let mut n = 0usize;
+        self.generate(&mut n);
+        n
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        let t = self.t;
+        let us = self.turn;
+        let them = us.other();
+        self.hash ^= self.state_hash();
+        let role = self.role_at(m.from()).unwrap_or(Role::Pawn);
+        let mut reset_clock = role == Role::Pawn;
+        match m.kind() {
+            MoveKind::EnPassant => {
+                let (_, victim) = self.ep.unwrap_or((m.to(), m.to()));
+                self.take(victim, Piece { color: them, role: Role::Pawn });
+            }
+            MoveKind::Castle => {
+                let long = m.to().file() < m.from().file();
+                if let Some(cm) = t.castles[us.index()][usize::from(long)] {
+                    let rook = Piece { color: us, role: Role::Rook };
+                    self.take(cm.rook_from, rook);
+                    self.put(cm.rook_to, rook);
+                }
+            }
+            // Normal moves, double steps and transfers capture only on the cell they end on
+            // (a knight's transfer ignores what stands on its transfer cell).
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Transfer => {
+                if let Some(r) = self.role_at(m.to()) {
+                    self.take(m.to(), Piece { color: them, role: r });
+                    reset_clock = true;
+                }
+            }
+        }
+        self.take(m.from(), Piece { color: us, role });
+        self.put(m.to(), Piece { color: us, role: m.promotion().unwrap_or(role) });
+        self.castling.0 &= !(t.castle_clear[m.from().index()] | t.castle_clear[m.to().index()]);
+        self.ep = (m.kind() == MoveKind::DoubleStep).then(|| {
+            let (a, b) = (m.from(), m.to());
+            (Cell::from_index((a.index() + b.index()) / 2), b)
+        });
+        self.halfmove = if reset_clock { 0 } else { self.halfmove + 1 };
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = them;
+        self.hash ^= self.state_hash();
+    }
+
+    fn play_null(&mut self) {
+        self.hash ^= self.state_hash();
+        self.ep = None;
+        self.turn = self.turn.other();
+        self.halfmove += 1;
+        if self.turn == Color::White {
+            self.fullmove += 1;
+        }
+        self.hash ^= self.state_hash();
+    }
+}
