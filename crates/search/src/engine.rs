@@ -1,0 +1,687 @@
+//! The engine: iterative deepening over a fail-soft alpha-beta with PVS, a transposition table,
+//! null-move pruning, late move reductions, check extension and a quiescence search.
+
+use crate::eval::{Eval, Evaluator};
+use crate::score::{INF, MATE, MATE_BOUND};
+use crate::tt::{Bound, Tt};
+use crate::{Limits, Report, Score, SearchConfig};
+use stackchess_core::{Move, MoveList, Position};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Deepest ply the tree may reach (quiescence included).
+const MAX_PLY: usize = 128;
+/// Deepest iteration when no depth limit is given.
+const MAX_DEPTH: u32 = 100;
+
+/// A search engine for positions of type `P`. Keeps its transposition table, killers and history
+/// between searches; [`Engine::new_game`] clears them.
+pub struct Engine<P: Position> {
+    config: SearchConfig,
+    evaluator: Evaluator,
+    tt: Tt,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    lmr: Vec<i32>,
+    cells: usize,
+    _p: PhantomData<fn() -> P>,
+}
+
+impl<P: Position> Engine<P> {
+    /// An engine with these settings (allocates the transposition table).
+    #[must_use]
+    pub fn new(config: SearchConfig) -> Self {
+        let evaluator = Evaluator::new::<P>(&config.eval);
+        let cells = 64 * P::LEVELS;
+        let mut lmr = vec![0; 64 * 64];
+        for d in 1..64 {
+            for m in 1..64 {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+                let r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+                lmr[d * 64 + m] = r;
+            }
+        }
+        Engine {
+            tt: Tt::new(config.hash_mb),
+            evaluator,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 12 * cells],
+            lmr,
+            cells,
+            config,
+            _p: PhantomData,
+        }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Forgets everything learnt: after this, a search's result depends only on its arguments.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// The static evaluation of `pos` for the side to move, with this engine's parameters.
+    #[must_use]
+    pub fn evaluate(&self, pos: &P) -> i32 {
+        self.evaluator.eval(pos).score
+    }
+
+    /// Searches `pos` within `limits` (or until `stop` is set), calling `on_iteration` after each
+    /// completed iteration, and returns the final report: the last completed iteration, or a better
+    /// root move proven in the interrupted one. `history` holds the hashes of the game's earlier
+    /// positions, oldest first, `pos` excluded (repetition of any of them counts as a draw).
+    ///
+    /// The report has no move only when `pos` has no legal move (score `mate 0` or `cp 0`).
+    pub fn search(
+        &mut self,
+        pos: &P,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&Report),
+    ) -> Report {
+        let mut s = Searcher {
+            e: self,
+            stop,
+            limits: *limits,
+            start: Instant::now(),
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            path: Vec::with_capacity(history.len() + MAX_PLY + 2),
+            barrier: 0,
+            moves: Vec::with_capacity(8 * 1024),
+            pv: vec![None; MAX_PLY * MAX_PLY],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: Vec::new(),
+            root_depth: 0,
+        };
+        s.e.tt.new_search();
+        s.path.extend_from_slice(history);
+        s.path.push(pos.hash());
+        s.iterate(pos, on_iteration)
+    }
+}
+
+/// One search in progress.
+struct Searcher<'a, P: Position> {
+    e: &'a mut Engine<P>,
+    stop: &'a AtomicBool,
+    limits: Limits,
+    start: Instant,
+    nodes: u64,
+    seldepth: usize,
+    aborted: bool,
+    /// Hashes of the game's positions and the tree's path, the current node last.
+    path: Vec<u64>,
+    /// Repetition checks do not look below this index of `path` (set at a null move).
+    barrier: usize,
+    /// Move stack shared by all plies: each node pushes its moves with ordering scores and
+    /// truncates them on return.
+    moves: Vec<(Move, i32)>,
+    /// Triangular PV table: row `ply` holds `pv_len[ply]` moves.
+    pv: Vec<Option<Move>>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<Move>,
+    root_depth: i32,
+}
+
+/// Mate scores are stored relative to the node, returned relative to the root.
+fn to_tt(s: i32, ply: usize) -> i32 {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+    let p = ply as i32;
+    if s >= MATE_BOUND {
+        s + p
+    } else if s <= -MATE_BOUND {
+        s - p
+    } else {
+        s
+    }
+}
+
+fn from_tt(s: i32, ply: usize) -> i32 {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+    let p = ply as i32;
+    if s >= MATE_BOUND {
+        s - p
+    } else if s <= -MATE_BOUND {
+        s + p
+    } else {
+        s
+    }
+}
+
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+fn ply_i32(ply: usize) -> i32 {
+    ply as i32
+}
+
+/// Appends the legal moves of `pos` to `out` (the list lives only in this frame).
+#[inline(never)]
+fn generate<P: Position>(pos: &P, out: &mut Vec<(Move, i32)>) {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    out.extend(list.iter().map(|&m| (m, 0)));
+}
+
+impl<P: Position> Searcher<'_, P> {
+    /// Counts a node; true if the search must stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            let out_of_time = self.limits.movetime.is_some_and(|t| self.start.elapsed() >= t);
+            if out_of_time || self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    fn eval(&self, pos: &P) -> Eval {
+        self.e.evaluator.eval(pos)
+    }
+
+    fn history_index(&self, pos: &P, m: Move) -> usize {
+        let role = pos.piece_at(m.from()).map_or(0, |p| p.role.index());
+        (pos.turn().index() * 6 + role) * self.e.cells + m.to().index()
+    }
+
+    /// Gives ordering scores to the moves from `base` on.
+    fn score_moves(&mut self, pos: &P, base: usize, tt_move: Option<Move>, ply: usize) {
+        let killers = if self.e.config.killers { self.e.killers[ply] } else { [None; 2] };
+        let use_history = self.e.config.history;
+        for i in base..self.moves.len() {
+            let m = self.moves[i].0;
+            let s = if Some(m) == tt_move {
+                1 << 30
+            } else if let Some(v) = self.capture_value(pos, m) {
+                let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index());
+                #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+                let a = attacker as i32;
+                (1 << 28) + v * 16 - a
+            } else if killers[0] == Some(m) {
+                (1 << 27) + 1
+            } else if killers[1] == Some(m) {
+                1 << 27
+            } else if use_history {
+                self.e.history[self.history_index(pos, m)]
+            } else {
+                0
+            };
+            self.moves[i].1 = s;
+        }
+    }
+
+    /// Material gained by a capture or promotion (`None` for a quiet move).
+    fn capture_value(&self, pos: &P, m: Move) -> Option<i32> {
+        let victim = pos.captured(m).map(|r| self.e.evaluator.value(r));
+        let promo =
+            m.promotion().map(|r| self.e.evaluator.value(r) - self.e.evaluator.value(stackchess_core::Role::Pawn));
+        match (victim, promo) {
+            (None, None) => None,
+            (v, p) => Some(v.unwrap_or(0) + p.unwrap_or(0)),
+        }
+    }
+
+    /// Swaps the best-scored move from `i` on into `i` and returns it.
+    fn pick(&mut self, i: usize) -> Move {
+        let mut best = i;
+        for j in i + 1..self.moves.len() {
+            if self.moves[j].1 > self.moves[best].1 {
+                best = j;
+            }
+        }
+        self.moves.swap(i, best);
+        self.moves[i].0
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child = ply + 1;
+        let n = if child < MAX_PLY { self.pv_len[child].min(MAX_PLY - 1) } else { 0 };
+        self.pv[ply * MAX_PLY] = Some(m);
+        for k in 0..n {
+            self.pv[ply * MAX_PLY + 1 + k] = self.pv[child * MAX_PLY + k];
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    fn is_repetition(&self, pos: &P) -> bool {
+        let n = self.path.len() - 1;
+        let key = self.path[n];
+        let window = (pos.halfmove_clock() as usize).min(n - self.barrier.min(n));
+        (2..=window).step_by(2).any(|back| self.path[n - back] == key)
+    }
+
+    fn iterate(&mut self, pos: &P, on_iteration: &mut dyn FnMut(&Report)) -> Report {
+        let base = self.moves.len();
+        generate(pos, &mut self.moves);
+        let tt_move = self.e.tt.probe(pos.hash()).and_then(|h| h.mv);
+        self.score_moves(pos, base, tt_move, 0);
+        // Stable sort: equal scores keep generation order, so the order is reproducible.
+        let mut scored: Vec<(Move, i32)> = self.moves.drain(base..).collect();
+        scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        self.root_moves = scored.into_iter().map(|(m, _)| m).collect();
+        if self.root_moves.is_empty() {
+            let score = if pos.is_check() { Score::Mate(0) } else { Score::Cp(0) };
+            return Report { depth: 0, seldepth: 0, score, nodes: 0, elapsed: self.start.elapsed(), pv: Vec::new() };
+        }
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut last: Option<Report> = None;
+        let mut prev: i32 = 0;
+        for d in 1..=max_depth {
+            #[allow(clippy::cast_possible_wrap)]
+            let depth = d as i32;
+            self.root_depth = depth;
+            self.seldepth = 0;
+            let score = if self.e.config.aspiration && depth >= 4 && prev.abs() < MATE_BOUND {
+                let mut delta = 25;
+                let (mut alpha, mut beta) = (prev - delta, prev + delta);
+                loop {
+                    let s = self.root(pos, depth, alpha, beta);
+                    if self.aborted {
+                        break s;
+                    }
+                    if s <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INF);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INF);
+                    } else {
+                        break s;
+                    }
+                    delta *= 2;
+                    if delta > 800 {
+                        alpha = -INF;
+                        beta = INF;
+                    }
+                }
+            } else {
+                self.root(pos, depth, -INF, INF)
+            };
+            if self.aborted {
+                // A root move proven better than the previous best in this iteration is kept.
+                if self.pv_len[0] > 0 && self.pv[0] != last.as_ref().and_then(Report::best_move) && last.is_some() {
+                    if let Some(r) = last.as_mut() {
+                        r.pv = self.root_pv();
+                        r.score = Score::from_internal(score);
+                    }
+                }
+                break;
+            }
+            let report = self.report(d, score);
+            on_iteration(&report);
+            last = Some(report);
+            prev = score;
+            let elapsed = self.start.elapsed();
+            if let Some(t) = self.limits.movetime {
+                if elapsed >= t / 2 || self.root_moves.len() == 1 {
+                    break;
+                }
+            }
+            if self.limits.depth.is_none() && score.abs() >= MATE_BOUND && depth >= MATE - score.abs() + 2 {
+                break;
+            }
+        }
+        let mut r = last.unwrap_or_else(|| {
+            let score = Score::from_internal(self.eval(pos).score);
+            Report { depth: 0, seldepth: 0, score, nodes: 0, elapsed: Duration::ZERO, pv: vec![self.root_moves[0]] }
+        });
+        r.nodes = self.nodes;
+        r.elapsed = self.start.elapsed();
+        r
+    }
+
+    fn root_pv(&self) -> Vec<Move> {
+        let pv: Vec<Move> = self.pv[..self.pv_len[0]].iter().map_while(|m| *m).collect();
+        if pv.is_empty() {
+            vec![self.root_moves[0]]
+        } else {
+            pv
+        }
+    }
+
+    fn report(&self, depth: u32, score: i32) -> Report {
+        #[allow(clippy::cast_possible_truncation)]
+        let seldepth = self.seldepth.max(1) as u32;
+        Report {
+            depth,
+            seldepth,
+            score: Score::from_internal(score),
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+            pv: self.root_pv(),
+        }
+    }
+
+    /// The root: searches `root_moves` in order and moves a new best one to the front.
+    fn root(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[0] = 0;
+        if self.tick() {
+            return 0;
+        }
+        let mut best = -INF;
+        for i in 0..self.root_moves.len() {
+            let m = self.root_moves[i];
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let ext = i32::from(self.e.config.check_extension && next.is_check());
+            self.path.push(next.hash());
+            let score = if i == 0 || !self.e.config.pvs {
+                -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, true)
+            } else {
+                let s = -self.search(&next, depth - 1 + ext, -alpha - 1, -alpha, 1, true);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, true)
+                } else {
+                    s
+                }
+            };
+            self.path.pop();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, m);
+                    self.root_moves[..=i].rotate_right(1);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.aborted {
+            let bound = if best >= beta { Bound::Lower } else { Bound::Exact };
+            if best > -INF && self.pv_len[0] > 0 {
+                self.e.tt.store(pos.hash(), self.root_moves.first().copied(), best, depth, bound);
+            }
+        }
+        best
+    }
+
+    /// Alpha-beta below the root.
+    #[allow(clippy::too_many_lines)]
+    fn search(&mut self, pos: &P, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, null_ok: bool) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.is_check();
+        // Draws by rule, then mate-distance pruning.
+        if pos.halfmove_clock() >= 100 && !(in_check && pos.count_legal_moves() == 0) {
+            return 0;
+        }
+        if self.is_repetition(pos) || (pos.halfmove_clock() == 0 && pos.is_dead_material()) {
+            return 0;
+        }
+        let p = ply_i32(ply);
+        alpha = alpha.max(-MATE + p);
+        beta = beta.min(MATE - p - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval(pos).score;
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.hash();
+        let hit = self.e.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth {
+                let s = from_tt(h.score, ply);
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let cfg_rfp = self.e.config.rfp;
+        let ev = if in_check { None } else { Some(self.eval(pos)) };
+        let static_eval = ev.map_or(-INF, |e| e.score);
+        if let Some(ev) = ev {
+            // Reverse futility: far above beta near the horizon.
+            if cfg_rfp && !pv_node && depth <= 3 && beta.abs() < MATE_BOUND && ev.score - 100 * depth >= beta {
+                return ev.score;
+            }
+            // Null move, guarded against zugzwang: only with a piece besides pawns and king.
+            if self.e.config.null_move
+                && !pv_node
+                && null_ok
+                && depth >= 3
+                && ev.score >= beta
+                && beta.abs() < MATE_BOUND
+                && ev.pieces[pos.turn().index()]
+            {
+                let r = 3 + depth / 6;
+                let mut next = pos.clone();
+                next.play_null();
+                let saved = self.barrier;
+                self.path.push(next.hash());
+                self.barrier = self.path.len() - 1;
+                let s = -self.search(&next, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.barrier = saved;
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let base = self.moves.len();
+        generate(pos, &mut self.moves);
+        let n = self.moves.len() - base;
+        if n == 0 {
+            return if in_check { -MATE + p } else { 0 };
+        }
+        self.score_moves(pos, base, tt_move, ply);
+
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut quiets: [Option<Move>; 32] = [None; 32];
+        let mut nquiets = 0;
+        let futile = self.e.config.futility
+            && !pv_node
+            && !in_check
+            && depth <= 2
+            && alpha.abs() < MATE_BOUND
+            && static_eval + 120 * depth <= alpha;
+        let lmp_limit = if self.e.config.futility && !pv_node && !in_check && depth <= 3 {
+            usize::try_from(4 + 3 * depth * depth).unwrap_or(usize::MAX)
+        } else {
+            usize::MAX
+        };
+        for i in 0..n {
+            let m = self.pick(base + i);
+            let quiet = self.capture_value(pos, m).is_none();
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let gives_check = next.is_check();
+            if quiet && !gives_check && searched > 0 && best > -MATE_BOUND && (futile || i >= lmp_limit) {
+                continue;
+            }
+            let is_killer = self.e.killers[ply].contains(&Some(m));
+            let ext = i32::from(self.e.config.check_extension && gives_check && p < 2 * self.root_depth);
+            let new_depth = depth - 1 + ext;
+            self.path.push(next.hash());
+            let score = if searched == 0 {
+                -self.search(&next, new_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let mut r = 0;
+                if self.e.config.lmr && depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check && !is_killer
+                {
+                    let d = usize::try_from(depth).unwrap_or(0).min(63);
+                    r = self.e.lmr[d * 64 + searched.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                if self.e.config.pvs {
+                    let mut s = -self.search(&next, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                    if s > alpha && r > 0 && !self.aborted {
+                        s = -self.search(&next, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    }
+                    if s > alpha && s < beta && !self.aborted {
+                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, true);
+                    }
+                    s
+                } else {
+                    let mut s = -self.search(&next, new_depth - r, -beta, -alpha, ply + 1, true);
+                    if s > alpha && r > 0 && !self.aborted {
+                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, true);
+                    }
+                    s
+                }
+            };
+            self.path.pop();
+            if self.aborted {
+                self.moves.truncate(base);
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            self.reward(pos, m, &quiets[..nquiets], depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && nquiets < quiets.len() {
+                quiets[nquiets] = Some(m);
+                nquiets += 1;
+            }
+        }
+        self.moves.truncate(base);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.e.tt.store(key, best_move, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Killers and history after a quiet move caused a cutoff; the quiets tried before it lose.
+    fn reward(&mut self, pos: &P, m: Move, tried: &[Option<Move>], depth: i32, ply: usize) {
+        if self.e.config.killers && self.e.killers[ply][0] != Some(m) {
+            self.e.killers[ply][1] = self.e.killers[ply][0];
+            self.e.killers[ply][0] = Some(m);
+        }
+        if self.e.config.history {
+            let bonus = (depth * depth).min(400);
+            let i = self.history_index(pos, m);
+            let h = &mut self.e.history[i];
+            *h += bonus - *h * bonus / 16_384;
+            for q in tried.iter().flatten() {
+                let j = self.history_index(pos, *q);
+                let h = &mut self.e.history[j];
+                *h -= bonus + *h * bonus / 16_384;
+            }
+        }
+    }
+
+    /// Quiescence: stand pat, then captures and promotions; every move when in check.
+    fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 || !self.e.config.quiescence {
+            return self.eval(pos).score;
+        }
+        let in_check = pos.is_check();
+        let mut best = -INF;
+        let mut stand = -INF;
+        if !in_check {
+            stand = self.eval(pos).score;
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let base = self.moves.len();
+        generate(pos, &mut self.moves);
+        if self.moves.len() == base {
+            return if in_check { -MATE + ply_i32(ply) } else { 0 };
+        }
+        // Keep captures and promotions (all moves in check), scored by MVV-LVA and pruned by delta.
+        let mut k = base;
+        for i in base..self.moves.len() {
+            let m = self.moves[i].0;
+            let gain = self.capture_value(pos, m);
+            if !in_check && gain.is_none_or(|g| stand + g + 200 <= alpha && m.promotion().is_none()) {
+                continue;
+            }
+            let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index());
+            #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+            let s = gain.unwrap_or(-1) * 16 - attacker as i32;
+            self.moves[k] = (m, s);
+            k += 1;
+        }
+        self.moves.truncate(k);
+        for i in base..k {
+            let m = self.pick(i);
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let score = -self.qsearch(&next, -beta, -alpha, ply + 1);
+            if self.aborted {
+                self.moves.truncate(base);
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves.truncate(base);
+        best
+    }
+}
