@@ -25,3 +25,39 @@ impl PositionArgs {
         }
     }
 }
+
+/// Engine settings: `--hash`, `--param key=value` (repeatable), `--params FILE`, `--plain`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EngineArgs {
+    /// Transposition table size in MiB (default 16; 0 with --plain).
+    #[arg(long)]
+    pub hash: Option<usize>,
+    /// Evaluation parameter override, `key=value` (repeatable; applied after --params).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub param: Vec<String>,
+    /// File of evaluation parameters, `key = value` per line, `#` comments.
+    #[arg(long = "params", value_name = "FILE")]
+    pub params: Option<std::path::PathBuf>,
+    /// Plain alpha-beta (no TT, PVS, aspiration, null move, LMR, killers, history, extensions, pruning).
+    #[arg(long)]
+    pub plain: bool,
+}
+
+impl EngineArgs {
+    /// The search settings for a variant: its defaults, then the file, then each `--param`.
+    pub fn config(&self, variant: &str) -> Result<stackchess_search::SearchConfig> {
+        use stackchess_search::SearchConfig;
+        let mut c = if self.plain { SearchConfig::plain(variant) } else { SearchConfig::for_variant(variant) };
+        if let Some(h) = self.hash {
+            c.hash_mb = h;
+        }
+        if let Some(path) = &self.params {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading --params {}", path.display()))?;
+            c.eval.apply_file(&text).with_context(|| format!("in --params {}", path.display()))?;
+        }
+        for p in &self.param {
+            c.eval.set_pair(p).with_context(|| format!("--param {p}"))?;
+        }
+        Ok(c)
+    }
+}

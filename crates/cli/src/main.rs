@@ -24,6 +24,8 @@ enum Command {
     Apply(cmd::apply::Args),
     /// Draw the position, levels side by side.
     Show(cmd::show::Args),
+    /// Search a position: one line per completed iteration, then the best move.
+    Analyse(cmd::analyse::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         Command::Moves(a) => cmd::moves::run(&a),
         Command::Apply(a) => cmd::apply::run(&a),
         Command::Show(a) => cmd::show::run(&a),
+        Command::Analyse(a) => cmd::analyse::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
