@@ -1,0 +1,28 @@
+//! Self-play and engine matches, generic over [`stackchess_core::Position`].
+//!
+//! A run plays N games on a rayon pool. Game `i` is a function of the run's settings, its seed and
+//! `i` alone (engines are reset before every game, openings come from `SplitMix64::for_item`), so
+//! the same seed gives the same games on any number of threads. Each finished game is appended
+//! to `games.csv` (schema: docs/records.md) and `games.pgn` at once; an interrupted run is
+//! completed with `resume`, which repairs a cut-off last record and plays only the missing games.
+//! The library prints nothing: callers follow a run through [`Progress`].
+
+pub mod adjudication;
+mod error;
+pub mod game;
+pub mod manifest;
+pub mod openings;
+pub mod pgn;
+pub mod record;
+pub mod replay;
+pub mod run;
+pub mod stats;
+
+pub use adjudication::{Adjudication, Adjudicator, DrawRule, Ending, ResignRule};
+pub use error::Error;
+pub use game::EngineSpec;
+pub use manifest::{Manifest, RunSettings};
+pub use openings::Openings;
+pub use record::{read_records, GameRecord, RecordFile, Recovered, COLUMNS};
+pub use replay::replay;
+pub use run::{run, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary};

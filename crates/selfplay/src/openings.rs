@@ -1,0 +1,164 @@
+//! Where games start: the start position, a few random legal plies, or positions from a file.
+
+use crate::Error;
+use stackchess_core::{Position, SplitMix64};
+use std::path::Path;
+
+/// How openings are chosen. Opening `k` (the `pair` column) is a function of the run's seed and
+/// `k` alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// Every game from the start position.
+    Start,
+    /// `plies` random legal plies from the start position, drawn from `SplitMix64::for_item(seed, k)`.
+    Random {
+        /// Plies to play.
+        plies: u32,
+    },
+    /// LFEN lines from a file (blank lines and `#` comments skipped), used in order and cycled.
+    File {
+        /// The file as given.
+        path: String,
+        /// The positions.
+        lines: Vec<String>,
+        /// FNV-1a hash of the file's bytes, so a changed file changes the run key.
+        hash: u64,
+    },
+}
+
+impl Openings {
+    /// Reads `start`, `random:K`, or a file path (whose lines must be valid LFEN for `P`).
+    ///
+    /// # Errors
+    /// A bad `random:` count, an unreadable file, or an invalid line (with its number).
+    pub fn parse<P: Position>(spec: &str) -> Result<Openings, Error> {
+        if spec == "start" {
+            return Ok(Openings::Start);
+        }
+        if let Some(k) = spec.strip_prefix("random:") {
+            let plies = k
+                .parse()
+                .map_err(|_| Error::Openings(format!("'{spec}': expected random:K with K a number of plies")))?;
+            return Ok(Openings::Random { plies });
+        }
+        let path = Path::new(spec);
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let hash = fnv1a(&bytes);
+        let text = String::from_utf8(bytes).map_err(|_| Error::Openings(format!("{spec}: not UTF-8 text")))?;
+        let mut lines = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let pos = P::from_lfen(line).map_err(|e| Error::Openings(format!("{spec}, line {}: {e}", i + 1)))?;
+            if pos.outcome().is_some() {
+                return Err(Error::Openings(format!("{spec}, line {}: the game is already over here", i + 1)));
+            }
+            lines.push(line.to_owned());
+        }
+        if lines.is_empty() {
+            return Err(Error::Openings(format!("{spec}: no positions")));
+        }
+        Ok(Openings::File { path: spec.to_owned(), lines, hash })
+    }
+
+    /// The specification as recorded: `start`, `random:K`, `file:PATH#HASH`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Openings::Start => "start".to_owned(),
+            Openings::Random { plies } => format!("random:{plies}"),
+            Openings::File { path, hash, .. } => format!("file:{path}#{hash:016x}"),
+        }
+    }
+
+    /// Opening number `k`. `accept` may reject a random opening (for example, when a short search
+    /// finds it lopsided); another is then drawn from the same generator.
+    ///
+    /// # Errors
+    /// When no acceptable random opening turns up in 1000 tries.
+    pub fn opening<P: Position>(&self, seed: u64, k: u64, mut accept: impl FnMut(&P) -> bool) -> Result<P, Error> {
+        match self {
+            Openings::Start => Ok(P::startpos()),
+            Openings::File { lines, .. } => {
+                let line = &lines[usize::try_from(k % lines.len() as u64).unwrap_or(0)];
+                P::from_lfen(line).map_err(|e| Error::Openings(format!("opening {k}: {e}")))
+            }
+            Openings::Random { plies } => {
+                let mut rng = SplitMix64::for_item(seed, k);
+                for _ in 0..1000 {
+                    if let Some(pos) = random_walk::<P>(&mut rng, *plies) {
+                        if accept(&pos) {
+                            return Ok(pos);
+                        }
+                    }
+                }
+                Err(Error::Openings(format!("no acceptable opening of {plies} random plies found for opening {k}")))
+            }
+        }
+    }
+}
+
+/// `plies` random legal moves from the start; `None` if the game ends on the way or at the end.
+fn random_walk<P: Position>(rng: &mut SplitMix64, plies: u32) -> Option<P> {
+    let mut pos = P::startpos();
+    let mut seen = vec![pos.hash()];
+    for _ in 0..plies {
+        let moves = pos.moves();
+        if moves.is_empty() {
+            return None;
+        }
+        pos.play_unchecked(moves[rng.below(moves.len())]);
+        seen.push(pos.hash());
+    }
+    let repeated = seen.iter().filter(|&&h| h == pos.hash()).count() >= 3;
+    (pos.outcome().is_none() && !repeated).then_some(pos)
+}
+
+/// FNV-1a, 64 bits: a stable hash for run keys and file contents.
+#[must_use]
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stackchess_traditional::Fide;
+
+    #[test]
+    fn random_openings_are_a_function_of_seed_and_number() {
+        let o = Openings::parse::<Fide>("random:6").unwrap();
+        let a: Fide = o.opening(7, 3, |_| true).unwrap();
+        let b: Fide = o.opening(7, 3, |_| true).unwrap();
+        let c: Fide = o.opening(7, 4, |_| true).unwrap();
+        assert_eq!(a.to_lfen(), b.to_lfen());
+        assert_ne!(a.to_lfen(), c.to_lfen());
+        assert_eq!(a.fullmove_number(), 4);
+        // A rejected opening is replaced by another from the same stream.
+        let first = a.to_lfen();
+        let d: Fide = o.opening(7, 3, |p: &Fide| p.to_lfen() != first).unwrap();
+        assert_ne!(d.to_lfen(), first);
+        assert!(o.opening::<Fide>(7, 3, |_| false).is_err());
+    }
+
+    #[test]
+    fn file_openings_cycle_and_bad_lines_are_named() {
+        let dir = std::env::temp_dir().join(format!("sp-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("o.lfen");
+        let start = Fide::startpos().to_lfen();
+        let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        std::fs::write(&f, format!("# two\n{start}\n\n{e4}\n")).unwrap();
+        let o = Openings::parse::<Fide>(f.to_str().unwrap()).unwrap();
+        let at = |k| o.opening::<Fide>(0, k, |_| true).unwrap().to_lfen();
+        assert_eq!((at(0), at(1), at(2)), (start.clone(), Fide::from_lfen(e4).unwrap().to_lfen(), start));
+        assert!(o.describe().starts_with("file:"));
+        std::fs::write(&f, format!("{e4}\nnot a position\n")).unwrap();
+        let err = Openings::parse::<Fide>(f.to_str().unwrap()).unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(Openings::parse::<Fide>("random:x").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,208 @@
+//! `games.pgn`: the games in a PGN-like form (SAN movetext, `[Variant]` and `[LFEN]` tags,
+//! evaluations as `{+0.35/8}` comments from the mover's side), appended game by game.
+
+use crate::{Error, GameRecord};
+use std::fmt::Write as _;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// One move of the movetext: its SAN and the mover's evaluation comment (without braces).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnMove {
+    /// The move in SAN.
+    pub san: String,
+    /// The comment, e.g. `+0.35/8` or `-M2/12`.
+    pub comment: String,
+}
+
+/// The text of one game: tags, a blank line, the movetext, a blank line.
+#[must_use]
+pub fn game_text(event: &str, rec: &GameRecord, first_move: u32, white_to_move: bool, moves: &[PgnMove]) -> String {
+    let mut s = String::new();
+    let tags = [
+        ("Event", event),
+        ("Site", "?"),
+        ("Round", &(rec.index + 1).to_string()),
+        ("White", &rec.white),
+        ("Black", &rec.black),
+        ("Result", &rec.result),
+        ("Variant", &rec.variant),
+        ("LFEN", &rec.start_lfen),
+        ("Termination", &rec.termination),
+        ("PlyCount", &rec.plies.to_string()),
+        ("GameId", &rec.game_id),
+    ];
+    for (k, v) in tags {
+        let _ = writeln!(s, "[{k} \"{}\"]", v.replace('\\', "\\\\").replace('"', "\\\""));
+    }
+    s.push('\n');
+    let mut line = String::new();
+    let mut push = |token: &str, s: &mut String| {
+        if !line.is_empty() && line.len() + 1 + token.len() > 100 {
+            s.push_str(&line);
+            s.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(token);
+    };
+    let (mut number, mut white) = (first_move, white_to_move);
+    for (i, m) in moves.iter().enumerate() {
+        if white {
+            push(&format!("{number}."), &mut s);
+        } else if i == 0 {
+            push(&format!("{number}..."), &mut s);
+        }
+        push(&m.san, &mut s);
+        push(&format!("{{{}}}", m.comment), &mut s);
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    push(&rec.result, &mut s);
+    s.push_str(&line);
+    s.push_str("\n\n");
+    s
+}
+
+/// `games.pgn`, appended one game at a time.
+#[derive(Debug)]
+pub struct PgnFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl PgnFile {
+    /// Opens (creating if needed) the file for appending.
+    ///
+    /// # Errors
+    /// On an I/O error.
+    pub fn append_to(path: &Path) -> Result<PgnFile, Error> {
+        let file = OpenOptions::new().create(true).append(true).open(path).map_err(|e| Error::io(path, e))?;
+        Ok(PgnFile { path: path.to_owned(), file })
+    }
+    /// Appends one game's text and flushes it.
+    ///
+    /// # Errors
+    /// On an I/O error.
+    pub fn append(&mut self, text: &str) -> Result<(), Error> {
+        self.file.write_all(text.as_bytes()).map_err(|e| Error::io(&self.path, e))?;
+        self.file.flush().map_err(|e| Error::io(&self.path, e))
+    }
+    /// Forces the games to disk.
+    ///
+    /// # Errors
+    /// On an I/O error.
+    pub fn sync(&self) -> Result<(), Error> {
+        self.file.sync_data().map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+/// Rewrites `path` keeping only complete games for which `keep(game_id)` holds, each once (an
+/// interrupted run may leave a partial last game, or games whose record was never written).
+/// Returns the number of games kept.
+///
+/// # Errors
+/// On an I/O error.
+pub fn repair(path: &Path, mut keep: impl FnMut(&str) -> bool) -> Result<u64, Error> {
+    if !path.exists() {
+        return Ok(0);
+    }
+    let tmp = path.with_extension("pgn.tmp");
+    let input = BufReader::new(File::open(path).map_err(|e| Error::io(path, e))?);
+    let mut out = BufWriter::new(File::create(&tmp).map_err(|e| Error::io(&tmp, e))?);
+    let mut block: Vec<String> = Vec::new();
+    let mut kept = std::collections::HashSet::new();
+    // A complete game ends with its result and a blank line; an interrupted write leaves less.
+    let mut flush = |block: &mut Vec<String>, out: &mut BufWriter<File>| -> Result<(), Error> {
+        let complete = block.len() >= 2 && block[block.len() - 1].is_empty() && {
+            let last = &block[block.len() - 2];
+            !last.starts_with('[') && ["1-0", "0-1", "1/2-1/2"].iter().any(|r| last.ends_with(r))
+        };
+        let id = block.iter().find_map(|l| l.strip_prefix("[GameId \"").and_then(|r| r.strip_suffix("\"]")));
+        if let (true, Some(id)) = (complete, id) {
+            if !kept.contains(id) && keep(id) {
+                for l in block.iter() {
+                    writeln!(out, "{l}").map_err(|e| Error::io(&tmp, e))?;
+                }
+                kept.insert(id.to_owned());
+            }
+        }
+        block.clear();
+        Ok(())
+    };
+    for line in input.lines() {
+        let line = line.map_err(|e| Error::io(path, e))?;
+        if line.starts_with("[Event ") && !block.is_empty() {
+            flush(&mut block, &mut out)?;
+        }
+        block.push(line);
+    }
+    flush(&mut block, &mut out)?;
+    out.flush().map_err(|e| Error::io(&tmp, e))?;
+    drop(out);
+    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;
+    Ok(kept.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(index: u64, result: &str) -> GameRecord {
+        GameRecord {
+            game_id: GameRecord::id("00000000000000ab", index),
+            run_key: "00000000000000ab".into(),
+            variant: "fide".into(),
+            seed: 1,
+            index,
+            pair: index,
+            white: "default".into(),
+            black: "default".into(),
+            start_lfen: "8/8/8/8/8/8/8/8 w - - 0 1".into(),
+            moves: String::new(),
+            result: result.into(),
+            termination: "checkmate".into(),
+            plies: 2,
+            material_white: 0,
+            material_black: 0,
+            level_changes_white: 0,
+            level_changes_black: 0,
+            captures_white: 0,
+            captures_black: 0,
+            checks_white: 0,
+            checks_black: 0,
+            nodes: 0,
+            duration_ms: 0,
+            settings: String::new(),
+            version: String::new(),
+        }
+    }
+
+    #[test]
+    fn movetext_numbers_moves_from_the_start_position() {
+        let m = |s: &str| PgnMove { san: s.into(), comment: "+0.10/3".into() };
+        let t = game_text("e", &rec(0, "0-1"), 12, false, &[m("Nf6"), m("Nc3"), m("Qh4#")]);
+        assert!(t.contains("[LFEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]"), "{t}");
+        assert!(t.contains("\n\n12... Nf6 {+0.10/3} 13. Nc3 {+0.10/3} Qh4# {+0.10/3} 0-1\n\n"), "{t}");
+    }
+
+    #[test]
+    fn repair_keeps_complete_wanted_games_once() {
+        let dir = std::env::temp_dir().join(format!("sp-pgn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("games.pgn");
+        let m = [PgnMove { san: "e4".into(), comment: "+0.20/1".into() }];
+        let g = |i| game_text("e", &rec(i, "1-0"), 1, true, &m);
+        let partial = &g(3)[..g(3).len() - 12];
+        std::fs::write(&p, format!("{}{}{}{}{}", g(0), g(1), g(0), g(2), partial)).unwrap();
+        let kept = repair(&p, |id| !id.ends_with("000002")).unwrap();
+        assert_eq!(kept, 2);
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), format!("{}{}", g(0), g(1)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

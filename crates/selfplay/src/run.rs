@@ -1,0 +1,405 @@
+//! A run: N games on a rayon pool, each a function of (settings, seed, game index), streamed to
+//! `games.csv` and `games.pgn` as they finish, resumable after an interruption.
+
+use crate::game::{describe_limits, play, EngineSpec, Played, Setup};
+use crate::manifest::{now_utc, EngineEntry, Manifest, RunSettings, Session};
+use crate::pgn::{self, PgnFile};
+use crate::{Adjudication, Error, GameRecord, Openings, RecordFile, Recovered};
+use rayon::prelude::*;
+use stackchess_core::Position;
+use stackchess_search::{Engine, Limits, Score};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The record file of a run directory.
+pub const GAMES_CSV: &str = "games.csv";
+/// The PGN-like file of a run directory.
+pub const GAMES_PGN: &str = "games.pgn";
+/// The manifest of a run directory.
+pub const MANIFEST: &str = "manifest.json";
+
+/// Rejects random openings that a short search finds lopsided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpeningFilter {
+    /// Largest accepted score, in centipawns either way (mates are always rejected).
+    pub max_cp: i32,
+    /// The short search's limits (run with the first engine's settings).
+    pub limits: Limits,
+}
+
+/// What a run plays.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Base seed: game `i` depends on (seed, i) only.
+    pub seed: u64,
+    /// Games the run is to have.
+    pub games: u64,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Where games start.
+    pub openings: Openings,
+    /// Optional check of random openings.
+    pub opening_filter: Option<OpeningFilter>,
+    /// Each opening twice, colours swapped: games `2k` and `2k + 1` share opening `k`.
+    pub paired: bool,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+    /// One engine (self-play: it plays both sides) or two (a match: A has White in even games).
+    pub engines: Vec<EngineSpec>,
+    /// The PGN `Event` tag.
+    pub event: String,
+}
+
+impl RunConfig {
+    /// The settings that decide the games (hashed into the run key).
+    #[must_use]
+    pub fn settings<P: Position>(&self) -> RunSettings {
+        RunSettings {
+            variant: P::variant_name().to_owned(),
+            seed: self.seed,
+            openings: self.openings.describe(),
+            opening_max_cp: self.opening_filter.map(|f| f.max_cp),
+            opening_check: self.opening_filter.map(|f| describe_limits(&f.limits)),
+            paired: self.paired,
+            adjudication: self.adjudication,
+            engines: self
+                .engines
+                .iter()
+                .map(|e| EngineEntry { label: e.label.clone(), settings: e.describe() })
+                .collect(),
+        }
+    }
+
+    /// The `settings` column: one engine's description, or `A: ... | B: ...`.
+    #[must_use]
+    pub fn settings_column(&self) -> String {
+        match self.engines.as_slice() {
+            [e] => e.describe(),
+            many => many.iter().map(|e| format!("{}: {}", e.label, e.describe())).collect::<Vec<_>>().join(" | "),
+        }
+    }
+
+    /// The opening number of game `index`.
+    #[must_use]
+    pub fn pair_of(&self, index: u64) -> u64 {
+        if self.paired {
+            index / 2
+        } else {
+            index
+        }
+    }
+
+    /// Which engine plays White and which Black in game `index` (positions in `engines`).
+    #[must_use]
+    pub fn seats(&self, index: u64) -> [usize; 2] {
+        match self.engines.len() {
+            1 => [0, 0],
+            _ if index % 2 == 0 => [0, 1],
+            _ => [1, 0],
+        }
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        if !(1..=2).contains(&self.engines.len()) {
+            return Err(Error::Config("a run has one engine (self-play) or two (a match)".into()));
+        }
+        if self.games == 0 {
+            return Err(Error::Config("--games must be at least 1".into()));
+        }
+        if self.paired && self.games % 2 == 1 {
+            return Err(Error::Config(format!("--paired needs an even number of games, not {}", self.games)));
+        }
+        for e in &self.engines {
+            let l = e.limits;
+            if l.depth.is_none() && l.nodes.is_none() && l.movetime.is_none() {
+                return Err(Error::Config(format!("engine {}: give --nodes, --depth or --movetime", e.label)));
+            }
+        }
+        if self.adjudication.max_plies == Some(0) {
+            return Err(Error::Config("--max-plies must be at least 1".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Hooks the caller gets while a run goes on (the CLI draws its progress bar with them).
+/// Called on the thread that called [`run`].
+pub trait Progress {
+    /// Before the first game: the run's size and how many of its games exist already.
+    fn begin(&mut self, _total: u64, _done: u64) {}
+    /// Each record found in the file when resuming, in file order.
+    fn resumed(&mut self, _record: &GameRecord) {}
+    /// Each game finished and written. Returning `false` ends the run early (for an SPRT).
+    fn finished(&mut self, _record: &GameRecord) -> bool {
+        true
+    }
+}
+
+/// A [`Progress`] that does nothing.
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+/// How a run ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RunEnd {
+    /// Every game of the run is recorded.
+    Complete,
+    /// Stopped by the stop flag: `--resume` completes it.
+    Interrupted,
+    /// Stopped because [`Progress::finished`] asked to.
+    StoppedByHook,
+}
+
+/// What a call to [`run`] did.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The run key.
+    pub run_key: String,
+    /// Games the run is to have.
+    pub games: u64,
+    /// Games of the run recorded now (of indices below `games`).
+    pub done: u64,
+    /// Games played in this call.
+    pub played: u64,
+    /// What resuming found in `games.csv`.
+    pub recovered: Recovered,
+    /// How it ended.
+    pub end: RunEnd,
+}
+
+/// Runs (or with `resume`, continues) the run in `dir`. Setting `stop` stops handing out games,
+/// drops the games in progress and returns [`RunEnd::Interrupted`] with every finished game on disk.
+///
+/// # Errors
+/// Bad settings, a non-empty `dir` without `resume`, a resume with other settings, a damaged
+/// record file, an I/O error, or an engine without a move.
+pub fn run<P: Position>(
+    dir: &Path,
+    cfg: &RunConfig,
+    resume: bool,
+    stop: &AtomicBool,
+    progress: &mut dyn Progress,
+) -> Result<Summary, Error> {
+    cfg.check()?;
+    let settings = cfg.settings::<P>();
+    let run_key = settings.run_key();
+    let (csv_path, pgn_path, manifest_path) = (dir.join(GAMES_CSV), dir.join(GAMES_PGN), dir.join(MANIFEST));
+    let games = usize::try_from(cfg.games).map_err(|_| Error::Config("--games is too large".into()))?;
+    let mut done = vec![false; games];
+    let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
+    let session = Session { started: now_utc(), threads, version: env!("CARGO_PKG_VERSION").to_owned() };
+    let (mut csv, recovered) = if resume {
+        if !manifest_path.exists() {
+            return Err(Error::NothingToResume(dir.to_owned()));
+        }
+        let mut manifest = Manifest::read(&manifest_path)?;
+        let differences = manifest.settings.differences(&settings);
+        if !differences.is_empty() || manifest.run_key != run_key {
+            return Err(Error::SettingsDiffer { dir: dir.to_owned(), differences: differences.join("; ") });
+        }
+        let opened = if csv_path.exists() {
+            let mut line = 1;
+            RecordFile::open(&csv_path, |rec| {
+                line += 1;
+                check_resumed(&rec, &run_key, &mut done).map_err(|m| Error::Corrupt {
+                    path: csv_path.clone(),
+                    line,
+                    message: m,
+                })?;
+                progress.resumed(&rec);
+                Ok(())
+            })?
+        } else {
+            (RecordFile::create(&csv_path)?, Recovered::default())
+        };
+        pgn::repair(&pgn_path, |id| {
+            id.strip_prefix(&format!("{run_key}-"))
+                .and_then(|i| i.parse::<usize>().ok())
+                .is_some_and(|i| done.get(i).copied().unwrap_or(true))
+        })?;
+        manifest.games = cfg.games;
+        manifest.sessions.push(session);
+        manifest.write(&manifest_path)?;
+        opened
+    } else {
+        if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) {
+            return Err(Error::NotEmpty(dir.to_owned()));
+        }
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let manifest = Manifest {
+            program: "stackchess".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            run_key: run_key.clone(),
+            settings,
+            games: cfg.games,
+            format: "csv".into(),
+            started: session.started.clone(),
+            sessions: vec![session],
+        };
+        manifest.write(&manifest_path)?;
+        (RecordFile::create(&csv_path)?, Recovered::default())
+    };
+    let mut pgn = PgnFile::append_to(&pgn_path)?;
+    let missing: Vec<u64> = (0..cfg.games).filter(|&i| !done[usize::try_from(i).unwrap_or(0)]).collect();
+    let mut count = cfg.games - missing.len() as u64;
+    progress.begin(cfg.games, count);
+
+    let base = GameRecord {
+        game_id: String::new(),
+        run_key: run_key.clone(),
+        variant: P::variant_name().to_owned(),
+        seed: cfg.seed,
+        index: 0,
+        pair: 0,
+        white: String::new(),
+        black: String::new(),
+        start_lfen: String::new(),
+        moves: String::new(),
+        result: String::new(),
+        termination: String::new(),
+        plies: 0,
+        material_white: 0,
+        material_black: 0,
+        level_changes_white: 0,
+        level_changes_black: 0,
+        captures_white: 0,
+        captures_black: 0,
+        checks_white: 0,
+        checks_black: 0,
+        nodes: 0,
+        duration_ms: 0,
+        settings: cfg.settings_column(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Config(format!("cannot start {threads} threads: {e}")))?;
+    let halt = AtomicBool::new(false);
+    let (mut played, mut hook_stopped, mut failure) = (0, false, None);
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Result<Played, Error>>();
+        let (halt, missing, base) = (&halt, &missing, &base);
+        scope.spawn(move || {
+            pool.install(|| {
+                missing.par_iter().for_each_init(
+                    || {
+                        let engine =
+                            |i: usize| Engine::<P>::new(cfg.engines[i.min(cfg.engines.len() - 1)].config.clone());
+                        (tx.clone(), [engine(0), engine(1)])
+                    },
+                    |(tx, engines), &index| {
+                        if halt.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        match play_index(cfg, index, engines, halt, base) {
+                            Ok(Some(p)) => drop(tx.send(Ok(p))),
+                            Ok(None) => {}
+                            Err(e) => {
+                                halt.store(true, Ordering::Relaxed);
+                                drop(tx.send(Err(e)));
+                            }
+                        }
+                    },
+                );
+            });
+        });
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(Ok(p)) if failure.is_none() => {
+                    let written = pgn.append(&p.pgn).and_then(|()| csv.append(&p.record));
+                    match written {
+                        Ok(()) => {
+                            played += 1;
+                            count += u64::from(p.record.index < cfg.games);
+                            if !progress.finished(&p.record) {
+                                hook_stopped = true;
+                                halt.store(true, Ordering::Relaxed);
+                            }
+                        }
+                        Err(e) => {
+                            failure = Some(e);
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => {
+                    failure.get_or_insert(e);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if stop.load(Ordering::Relaxed) {
+                halt.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    csv.sync()?;
+    pgn.sync()?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let end = if count == cfg.games {
+        RunEnd::Complete
+    } else if hook_stopped {
+        RunEnd::StoppedByHook
+    } else {
+        RunEnd::Interrupted
+    };
+    Ok(Summary { run_key, games: cfg.games, done: count, played, recovered, end })
+}
+
+/// Checks a record read on resume and marks its index done; says what is wrong otherwise.
+fn check_resumed(rec: &GameRecord, run_key: &str, done: &mut [bool]) -> Result<(), String> {
+    if rec.run_key != run_key || rec.game_id != GameRecord::id(run_key, rec.index) {
+        return Err(format!(
+            "record {} belongs to another run (run key {}, expected {run_key})",
+            rec.game_id, rec.run_key
+        ));
+    }
+    if let Some(slot) = usize::try_from(rec.index).ok().and_then(|i| done.get_mut(i)) {
+        if *slot {
+            return Err(format!("game {} is recorded twice", rec.game_id));
+        }
+        *slot = true;
+    }
+    Ok(())
+}
+
+/// Plays game `index` with this worker's engines.
+fn play_index<P: Position>(
+    cfg: &RunConfig,
+    index: u64,
+    engines: &mut [Engine<P>; 2],
+    halt: &AtomicBool,
+    base: &GameRecord,
+) -> Result<Option<Played>, Error> {
+    let pair = cfg.pair_of(index);
+    let start: P = cfg.openings.opening(cfg.seed, pair, |pos: &P| match cfg.opening_filter {
+        None => true,
+        Some(f) => {
+            let e = &mut engines[0];
+            e.new_game();
+            let r = e.search(pos, &[], &f.limits, &AtomicBool::new(false), &mut |_| {});
+            matches!(r.score, Score::Cp(c) if c.abs() <= f.max_cp)
+        }
+    })?;
+    for e in engines.iter_mut() {
+        e.new_game();
+    }
+    let seats = cfg.seats(index);
+    let setup = Setup {
+        index,
+        pair,
+        start,
+        specs: [&cfg.engines[seats[0]], &cfg.engines[seats[1]]],
+        adjudication: cfg.adjudication,
+    };
+    // Engine slot 0 holds the first spec's settings and slot 1 the last's; in self-play slot 0 is White.
+    let [e0, e1] = engines;
+    let pair_of_engines = if cfg.engines.len() == 2 && seats[0] == 1 { [e1, e0] } else { [e0, e1] };
+    play(&setup, pair_of_engines, halt, base, &cfg.event)
+}
