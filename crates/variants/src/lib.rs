@@ -7,6 +7,7 @@ use stackchess_core::Position;
 use std::fmt;
 use std::str::FromStr;
 
+pub use stackchess_air_attack::AirAttack;
 pub use stackchess_malka::Malka;
 pub use stackchess_traditional::{Fide, Traditional};
 
@@ -20,11 +21,13 @@ pub enum Variant {
     Traditional,
     /// Standard chess.
     Fide,
+    /// Air Attack Chess: two levels and the transfer move.
+    AirAttack,
 }
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 3] = [Variant::Malka, Variant::Traditional, Variant::Fide];
+    pub const ALL: [Variant; 4] = [Variant::Malka, Variant::Traditional, Variant::Fide, Variant::AirAttack];
 
     /// The name used on the command line and in records.
     #[must_use]
@@ -33,6 +36,7 @@ impl Variant {
             Variant::Malka => "malka",
             Variant::Traditional => "traditional",
             Variant::Fide => "fide",
+            Variant::AirAttack => "air-attack",
         }
     }
 
@@ -42,6 +46,7 @@ impl Variant {
         match self {
             Variant::Malka | Variant::Traditional => 3,
             Variant::Fide => 1,
+            Variant::AirAttack => 2,
         }
     }
 
@@ -51,6 +56,7 @@ impl Variant {
             Variant::Malka => f.call::<Malka>(),
             Variant::Traditional => f.call::<Traditional>(),
             Variant::Fide => f.call::<Fide>(),
+            Variant::AirAttack => f.call::<AirAttack>(),
         }
     }
 }
