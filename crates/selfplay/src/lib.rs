@@ -26,3 +26,4 @@ pub use openings::Openings;
 pub use record::{read_records, GameRecord, RecordFile, Recovered, COLUMNS};
 pub use replay::replay;
 pub use run::{run, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary};
+pub use stats::Tally;

@@ -31,11 +31,10 @@ pub fn replay<P: Position>(rec: &GameRecord) -> Result<(), String> {
         Ending::from_name(&rec.termination).ok_or_else(|| format!("{id}: unknown termination {}", rec.termination))?;
     let outcome = game.outcome();
     match (ending, outcome) {
-        (Ending::Rule(t), Some(o)) if o.reason == t => {
-            if o.result() != rec.result {
-                return Err(format!("{id}: the rules give {} but the record says {}", o.result(), rec.result));
-            }
+        (Ending::Rule(t), Some(o)) if o.reason == t && o.result() != rec.result => {
+            return Err(format!("{id}: the rules give {} but the record says {}", o.result(), rec.result));
         }
+        (Ending::Rule(t), Some(o)) if o.reason == t => {}
         (Ending::Rule(t), o) => {
             return Err(format!("{id}: recorded {} but the replay ends {:?}", t.name(), o.map(|o| o.reason.name())));
         }

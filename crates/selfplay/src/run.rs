@@ -96,7 +96,7 @@ impl RunConfig {
     pub fn seats(&self, index: u64) -> [usize; 2] {
         match self.engines.len() {
             1 => [0, 0],
-            _ if index % 2 == 0 => [0, 1],
+            _ if index & 1 == 0 => [0, 1],
             _ => [1, 0],
         }
     }

@@ -8,6 +8,8 @@
 //! distributions whose expected score (logistic model) or normalised score (normalized model)
 //! equals the hypothesis.
 
+use crate::GameRecord;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// The 97.5% quantile of the standard normal distribution (two-sided 95% interval).
@@ -271,7 +273,7 @@ impl Sprt {
     /// # Errors
     /// Says which parameter is out of range.
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: SprtModel) -> Result<Sprt, String> {
-        if !(elo0 < elo1) {
+        if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
             return Err(format!("SPRT: elo0 ({elo0}) must be less than elo1 ({elo1})"));
         }
         if !(alpha > 0.0 && alpha < 1.0 && beta > 0.0 && beta < 1.0 && alpha + beta < 1.0) {
@@ -381,6 +383,67 @@ fn mle_with_t(values: &[f64], probs: &[f64], t: f64) -> Vec<f64> {
     p
 }
 
+/// Running counts over the records of a run: results by colour, the first engine's (`A`'s, or
+/// White's in self-play) results and pentanomial pairs, and terminations.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Games counted.
+    pub games: u64,
+    /// Games White won.
+    pub white_wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games Black won.
+    pub black_wins: u64,
+    /// Results of engine `A` (in self-play: of White).
+    pub first: Wdl,
+    /// Complete pairs of a paired run, from `A`'s side.
+    pub penta: Penta,
+    /// Games by termination reason.
+    pub terminations: BTreeMap<String, u64>,
+    /// Plies over all games.
+    pub plies: u64,
+    /// Whether games come in colour-swapped pairs.
+    paired: bool,
+    /// `A`'s half points in the first game of pairs not complete yet.
+    open_pairs: HashMap<u64, u8>,
+}
+
+impl Tally {
+    /// An empty tally; `paired` counts pentanomial pairs.
+    #[must_use]
+    pub fn new(paired: bool) -> Tally {
+        Tally { paired, ..Tally::default() }
+    }
+
+    /// Counts one game.
+    pub fn add(&mut self, rec: &GameRecord) {
+        let white_half: u8 = match rec.result.as_str() {
+            "1-0" => 2,
+            "0-1" => 0,
+            _ => 1,
+        };
+        self.games += 1;
+        match white_half {
+            2 => self.white_wins += 1,
+            0 => self.black_wins += 1,
+            _ => self.draws += 1,
+        }
+        self.plies += u64::from(rec.plies);
+        *self.terminations.entry(rec.termination.clone()).or_default() += 1;
+        let half = if rec.black == "A" { 2 - white_half } else { white_half };
+        self.first.add(half);
+        if self.paired {
+            match self.open_pairs.remove(&rec.pair) {
+                Some(other) => self.penta.add(other + half),
+                None => {
+                    self.open_pairs.insert(rec.pair, half);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -430,6 +493,49 @@ mod tests {
         assert!(close(normal_cdf(Z95), 0.975, 1e-7));
         assert!(close(normal_cdf(-1.0), 0.158_655_25, 1e-7));
         assert!(close(normal_cdf(3.0), 0.998_650_10, 1e-7));
+    }
+
+    #[test]
+    fn tally_counts_from_a_s_side_and_pairs_games() {
+        let rec = |index: u64, white: &str, result: &str| GameRecord {
+            game_id: String::new(),
+            run_key: String::new(),
+            variant: "fide".into(),
+            seed: 0,
+            index,
+            pair: index / 2,
+            white: white.into(),
+            black: if white == "A" { "B".into() } else { "A".into() },
+            start_lfen: String::new(),
+            moves: String::new(),
+            result: result.into(),
+            termination: "checkmate".into(),
+            plies: 10,
+            material_white: 0,
+            material_black: 0,
+            level_changes_white: 0,
+            level_changes_black: 0,
+            captures_white: 0,
+            captures_black: 0,
+            checks_white: 0,
+            checks_black: 0,
+            nodes: 0,
+            duration_ms: 0,
+            settings: String::new(),
+            version: String::new(),
+        };
+        let mut t = Tally::new(true);
+        // Pair 0: A wins with White, then wins with Black (WW). Pair 1: A wins, then draws (WD).
+        // Pair 2: only its first game, a loss for A.
+        for r in
+            [rec(0, "A", "1-0"), rec(3, "B", "1/2-1/2"), rec(1, "B", "0-1"), rec(2, "A", "1-0"), rec(4, "A", "0-1")]
+        {
+            t.add(&r);
+        }
+        assert_eq!((t.games, t.white_wins, t.draws, t.black_wins, t.plies), (5, 2, 1, 2, 50));
+        assert_eq!(t.first, Wdl { wins: 3, draws: 1, losses: 1 });
+        assert_eq!(t.penta, Penta([0, 0, 0, 1, 1]));
+        assert_eq!(t.terminations["checkmate"], 5);
     }
 
     #[test]

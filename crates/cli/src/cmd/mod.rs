@@ -2,6 +2,8 @@
 
 pub mod analyse;
 pub mod apply;
+pub mod match_;
 pub mod moves;
 pub mod perft;
+pub mod selfplay;
 pub mod show;

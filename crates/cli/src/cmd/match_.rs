@@ -1,0 +1,125 @@
+//! `stackchess match`: engine A against engine B, with score, Elo ± 95% interval, LOS,
+//! pentanomial counts for paired games, and an optional SPRT that stops the match early.
+//!
+//! Each engine is given as a string of the engine flags of `analyse`, applied on top of the
+//! shared limits: `--engine-a "--param tempo=20"`, `--engine-b "--plain --nodes 2000"`.
+//! Empty (the default) is the full engine with the shared limits.
+
+use crate::cmd::analyse::LimitArgs;
+use crate::cmd::selfplay::{estimate, execute, limits_or_default, print_run, unfinished, RunArgs, Ui};
+use crate::common::EngineArgs;
+use anyhow::{Context, Result};
+use clap::Parser;
+use stackchess_core::Position;
+use stackchess_search::Limits;
+use stackchess_selfplay::stats::{Sprt, SprtDecision, SprtModel};
+use stackchess_selfplay::EngineSpec;
+use stackchess_variants::WithPosition;
+use std::time::Duration;
+
+/// Flags of `match`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Limits for both engines (each may override them in its spec); default 5000 nodes.
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Engine A: engine flags (`--hash`, `--param K=V`, `--params FILE`, `--plain`, `--nodes`, `--depth`, `--movetime`).
+    #[arg(long, default_value = "", allow_hyphen_values = true, value_name = "FLAGS")]
+    engine_a: String,
+    /// Engine B, as --engine-a.
+    #[arg(long, default_value = "", allow_hyphen_values = true, value_name = "FLAGS")]
+    engine_b: String,
+    /// Stop when an SPRT decides: `elo0,elo1,alpha,beta`, e.g. `0,10,0.05,0.05`.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    sprt: Option<String>,
+    /// How the SPRT's Elo bounds are meant: normalized (fastchess's default) or logistic.
+    #[arg(long, default_value = "normalized")]
+    sprt_model: SprtModel,
+}
+
+/// One engine's flags, as given in `--engine-a` / `--engine-b`.
+#[derive(Parser, Debug)]
+#[command(no_binary_name = true)]
+struct EngineFlags {
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Engine `label` from its flag string, over the shared limits.
+fn engine<P: Position>(label: &str, spec: &str, shared: &Limits) -> Result<EngineSpec> {
+    let flags = EngineFlags::try_parse_from(spec.split_whitespace())
+        .with_context(|| format!("--engine-{} \"{spec}\"", label.to_lowercase()))?;
+    let own = &flags.limits;
+    let limits = if own.depth.is_none() && own.nodes.is_none() && own.movetime.is_none() {
+        *shared
+    } else {
+        Limits { depth: own.depth, nodes: own.nodes, movetime: own.movetime.map(Duration::from_millis) }
+    };
+    Ok(EngineSpec { label: label.into(), config: flags.engine.config(P::variant_name())?, limits })
+}
+
+/// Reads `elo0,elo1,alpha,beta`.
+fn parse_sprt(text: &str, model: SprtModel) -> Result<Sprt> {
+    let v: Vec<f64> = text
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("--sprt {text}: expected four numbers elo0,elo1,alpha,beta"))?;
+    let [elo0, elo1, alpha, beta] = v[..] else {
+        anyhow::bail!("--sprt {text}: expected four numbers elo0,elo1,alpha,beta");
+    };
+    Sprt::new(elo0, elo1, alpha, beta, model).map_err(anyhow::Error::msg)
+}
+
+struct Run<'a>(&'a Args);
+
+impl WithPosition for Run<'_> {
+    type Output = Result<()>;
+    fn call<P: Position>(self) -> Result<()> {
+        let a = self.0;
+        let shared = limits_or_default(&a.limits);
+        let engines = vec![engine::<P>("A", &a.engine_a, &shared)?, engine::<P>("B", &a.engine_b, &shared)?];
+        let sprt = a.sprt.as_deref().map(|s| parse_sprt(s, a.sprt_model)).transpose()?;
+        let cfg = a.run.config::<P>(engines, "stackchess match")?;
+        let mut ui = Ui::new(a.run.quiet, cfg.paired, true, sprt);
+        let summary = execute::<P>(&a.run, &cfg, &mut ui)?;
+        print_run(&a.run, &summary, &ui);
+        let t = &ui.tally;
+        let f = &t.first;
+        if let Some(e) = estimate(t) {
+            println!("Score of A vs B: {} - {} - {}  [{:.3}] {}", f.wins, f.losses, f.draws, e.score, f.games());
+            println!("{e}");
+        }
+        if cfg.paired {
+            println!("Ptnml(0-2): {} ({} complete pairs)", t.penta, t.penta.pairs());
+        }
+        if let (Some(s), Some(llr)) = (sprt, ui.llr()) {
+            let verdict = match ui.decision {
+                SprtDecision::H0 => "H0 was accepted",
+                SprtDecision::H1 => "H1 was accepted",
+                SprtDecision::Continue => "no decision yet",
+            };
+            println!(
+                "SPRT ({}): llr {llr:.2}, lbound {:.2}, ubound {:.2} [{}, {}] - {verdict}",
+                s.model.name(),
+                s.lower(),
+                s.upper(),
+                s.elo0,
+                s.elo1
+            );
+        }
+        for (label, e) in [("A", &cfg.engines[0]), ("B", &cfg.engines[1])] {
+            println!("{label}: {}", e.describe());
+        }
+        unfinished(&a.run, &summary)
+    }
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<()> {
+    a.run.variant.with(Run(a))
+}

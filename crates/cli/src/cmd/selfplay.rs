@@ -1,0 +1,351 @@
+//! `stackchess selfplay`: one engine against itself, N games in parallel, streamed to a directory.
+//!
+//! Also the run flags, progress bar, interrupt handling and summary that `match` shares.
+
+use crate::cmd::analyse::LimitArgs;
+use crate::common::EngineArgs;
+use anyhow::{bail, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use stackchess_core::Position;
+use stackchess_search::Limits;
+use stackchess_selfplay::stats::{EloEstimate, Sprt, SprtDecision};
+use stackchess_selfplay::{
+    Adjudication, DrawRule, EngineSpec, GameRecord, OpeningFilter, Openings, Progress, ResignRule, RunConfig, RunEnd,
+    Summary, Tally,
+};
+use stackchess_variants::{Variant, WithPosition};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Flags of `selfplay`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// The flags of a run, shared by `selfplay` and `match`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// Variant: malka, traditional, fide, air-attack.
+    #[arg(long, short, default_value = "malka")]
+    pub variant: Variant,
+    /// Games the run is to have (with --resume, a larger number extends the run).
+    #[arg(long)]
+    pub games: u64,
+    /// Output directory: games.csv, games.pgn, manifest.json. Must be new or empty unless --resume.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Base seed: game i depends on (seed, i) only.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Openings: `random:K` (K random legal plies), `start`, or a file of LFEN lines.
+    #[arg(long, default_value = "random:8")]
+    pub openings: String,
+    /// Reject random openings whose short search scores beyond this many centipawns.
+    #[arg(long, value_name = "CP")]
+    pub opening_max_cp: Option<i32>,
+    /// Node budget of that short search.
+    #[arg(long, default_value_t = 2000, value_name = "N")]
+    pub opening_check_nodes: u64,
+    /// Play every opening twice, colours swapped (--games must be even).
+    #[arg(long)]
+    pub paired: bool,
+    /// Continue the run in --out: keep its finished games, play the missing ones.
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Adjudicate a draw after this many plies of the game.
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<u32>,
+    /// Resign adjudication: both engines' scores agree one side is lost for this many moves each.
+    #[arg(long, value_name = "K")]
+    pub resign_moves: Option<u32>,
+    /// Resign threshold in centipawns.
+    #[arg(long, value_name = "CP", default_value_t = 600, requires = "resign_moves")]
+    pub resign_score: i32,
+    /// Draw adjudication: both scores within --draw-score for this many moves each.
+    #[arg(long, value_name = "K")]
+    pub draw_moves: Option<u32>,
+    /// Draw band in centipawns.
+    #[arg(long, value_name = "CP", default_value_t = 10, requires = "draw_moves")]
+    pub draw_score: i32,
+    /// Draw adjudication only after this move number.
+    #[arg(long, value_name = "M", default_value_t = 40, requires = "draw_moves")]
+    pub draw_after: u32,
+}
+
+impl RunArgs {
+    /// The run's settings, with these engines.
+    pub fn config<P: Position>(&self, engines: Vec<EngineSpec>, event: &str) -> Result<RunConfig> {
+        let openings = Openings::parse::<P>(&self.openings)?;
+        let opening_filter =
+            self.opening_max_cp.map(|max_cp| OpeningFilter { max_cp, limits: Limits::nodes(self.opening_check_nodes) });
+        if opening_filter.is_some() && !matches!(openings, Openings::Random { .. }) {
+            bail!("--opening-max-cp applies to random openings only");
+        }
+        Ok(RunConfig {
+            seed: self.seed,
+            games: self.games,
+            threads: self.threads,
+            openings,
+            opening_filter,
+            paired: self.paired,
+            adjudication: Adjudication {
+                max_plies: self.max_plies,
+                resign: self.resign_moves.map(|moves| ResignRule { moves, score: self.resign_score }),
+                draw: self.draw_moves.map(|moves| DrawRule {
+                    after_move: self.draw_after,
+                    moves,
+                    score: self.draw_score,
+                }),
+            },
+            engines,
+            event: event.to_owned(),
+        })
+    }
+}
+
+/// The limits of `flags`; 5000 nodes a move when none is given (reproducible).
+pub fn limits_or_default(flags: &LimitArgs) -> Limits {
+    let l = Limits { depth: flags.depth, nodes: flags.nodes, movetime: flags.movetime.map(Duration::from_millis) };
+    if l == Limits::default() {
+        Limits::nodes(5000)
+    } else {
+        l
+    }
+}
+
+/// Set by Ctrl-C: the run stops handing out games and returns with every finished game on disk.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler (a second Ctrl-C exits at once).
+fn catch_interrupt() -> Result<()> {
+    ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    })?;
+    Ok(())
+}
+
+/// The progress bar and the running tally of a run.
+pub struct Ui {
+    bar: ProgressBar,
+    /// Every game of the run so far, resumed ones included.
+    pub tally: Tally,
+    started: Instant,
+    /// Games played by this invocation.
+    pub played: u64,
+    is_match: bool,
+    sprt: Option<Sprt>,
+    /// The SPRT's decision once reached.
+    pub decision: SprtDecision,
+}
+
+impl Ui {
+    /// A bar on stderr, hidden with `quiet` or when stderr is not a terminal.
+    pub fn new(quiet: bool, paired: bool, is_match: bool, sprt: Option<Sprt>) -> Ui {
+        let bar = if quiet || !std::io::stderr().is_terminal() {
+            ProgressBar::hidden()
+        } else {
+            let bar = ProgressBar::new(0);
+            let style = ProgressStyle::with_template("[{elapsed_precise}] {bar:30.cyan/blue} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar.enable_steady_tick(Duration::from_millis(500));
+            bar
+        };
+        Ui {
+            bar,
+            tally: Tally::new(paired),
+            started: Instant::now(),
+            played: 0,
+            is_match,
+            sprt,
+            decision: SprtDecision::Continue,
+        }
+    }
+
+    /// Games per minute in this invocation.
+    pub fn rate(&self) -> f64 {
+        let mins = self.started.elapsed().as_secs_f64() / 60.0;
+        if mins > 0.0 {
+            self.played as f64 / mins
+        } else {
+            0.0
+        }
+    }
+
+    /// The SPRT's log-likelihood ratio now (pentanomial for paired runs).
+    pub fn llr(&self) -> Option<f64> {
+        let s = self.sprt?;
+        Some(if self.tally.penta.pairs() > 0 {
+            s.llr_pentanomial(&self.tally.penta)
+        } else {
+            s.llr_trinomial(&self.tally.first)
+        })
+    }
+
+    fn message(&self) -> String {
+        let t = &self.tally;
+        let remaining = self.bar.length().unwrap_or(0).saturating_sub(self.bar.position());
+        let rate = self.rate();
+        let eta = if rate > 0.0 {
+            format_duration(Duration::from_secs_f64(remaining as f64 / rate * 60.0))
+        } else {
+            "?".into()
+        };
+        let mut m = format!("| {rate:.1} games/min | ETA {eta} | ");
+        if self.is_match {
+            let f = &t.first;
+            m += &format!("A +{} ={} -{}", f.wins, f.draws, f.losses);
+            if let Some(e) = estimate(t) {
+                m += &format!(" | Elo {:+.0} ± {:.0}", e.elo, e.error);
+            }
+            if let Some(llr) = self.llr() {
+                m += &format!(" | LLR {llr:.2}");
+            }
+        } else {
+            m += &format!("White {} Draw {} Black {}", t.white_wins, t.draws, t.black_wins);
+        }
+        m
+    }
+}
+
+impl Progress for Ui {
+    fn begin(&mut self, total: u64, done: u64) {
+        self.bar.set_length(total);
+        self.bar.set_position(done);
+        self.bar.set_message(self.message());
+    }
+    fn resumed(&mut self, rec: &GameRecord) {
+        self.tally.add(rec);
+    }
+    fn finished(&mut self, rec: &GameRecord) -> bool {
+        self.tally.add(rec);
+        self.played += 1;
+        self.bar.inc(1);
+        if let (Some(s), Some(llr)) = (self.sprt, self.llr()) {
+            self.decision = s.decide(llr);
+        }
+        self.bar.set_message(self.message());
+        self.decision == SprtDecision::Continue
+    }
+}
+
+/// The Elo estimate of the first engine: pentanomial when pairs are complete, else trinomial.
+pub fn estimate(t: &Tally) -> Option<EloEstimate> {
+    if t.penta.pairs() > 0 {
+        EloEstimate::pentanomial(&t.penta)
+    } else {
+        EloEstimate::trinomial(&t.first)
+    }
+}
+
+/// `1h02m03s`, `4m05s`, `6s`.
+pub fn format_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, s) => format!("{m}m{s:02}s"),
+        (h, m, s) => format!("{h}h{m:02}m{s:02}s"),
+    }
+}
+
+/// Runs `cfg` for `P` with a progress bar and Ctrl-C handling; prints nothing itself.
+pub fn execute<P: Position>(args: &RunArgs, cfg: &RunConfig, ui: &mut Ui) -> Result<Summary> {
+    catch_interrupt()?;
+    let summary = stackchess_selfplay::run::<P>(&args.out, cfg, args.resume, &STOP, ui);
+    ui.bar.finish_and_clear();
+    Ok(summary?)
+}
+
+/// The lines every run prints at its end: where, how many, how fast, how games ended.
+pub fn print_run(args: &RunArgs, s: &Summary, ui: &Ui) {
+    let t = &ui.tally;
+    println!(
+        "Run {} in {}: {} of {} games recorded ({} played now in {}, {:.1} games/min)",
+        s.run_key,
+        args.out.display(),
+        s.done,
+        s.games,
+        ui.played,
+        format_duration(ui.started.elapsed()),
+        ui.rate()
+    );
+    if s.recovered.truncated_bytes > 0 {
+        println!(
+            "Recovered: dropped an incomplete last record ({} bytes) and played it again",
+            s.recovered.truncated_bytes
+        );
+    }
+    if t.games > 0 {
+        #[allow(clippy::cast_precision_loss)]
+        let avg = t.plies as f64 / t.games as f64;
+        println!(
+            "White wins {}, draws {}, Black wins {}; average length {avg:.1} plies",
+            t.white_wins, t.draws, t.black_wins
+        );
+        let reasons: Vec<String> = t.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("Terminations: {}", reasons.join(", "));
+    }
+}
+
+/// The error for a run that did not complete, naming how to complete it.
+pub fn unfinished(args: &RunArgs, s: &Summary) -> Result<()> {
+    match s.end {
+        RunEnd::Complete | RunEnd::StoppedByHook => Ok(()),
+        RunEnd::Interrupted => bail!(
+            "interrupted with {} of {} games recorded in {}; run the same command with --resume to complete it",
+            s.done,
+            s.games,
+            args.out.display()
+        ),
+    }
+}
+
+struct Run<'a>(&'a Args);
+
+impl WithPosition for Run<'_> {
+    type Output = Result<()>;
+    fn call<P: Position>(self) -> Result<()> {
+        let a = self.0;
+        let engine = EngineSpec {
+            label: "default".into(),
+            config: a.engine.config(P::variant_name())?,
+            limits: limits_or_default(&a.limits),
+        };
+        let cfg = a.run.config::<P>(vec![engine], "stackchess selfplay")?;
+        let mut ui = Ui::new(a.run.quiet, cfg.paired, false, None);
+        let summary = execute::<P>(&a.run, &cfg, &mut ui)?;
+        print_run(&a.run, &summary, &ui);
+        if let Some(e) = EloEstimate::trinomial(&ui.tally.first) {
+            println!(
+                "White score {:.1}% [{:.1}%, {:.1}%] (Elo {:+.1} ± {:.1})",
+                e.score * 100.0,
+                stackchess_selfplay::stats::elo_to_score(e.lower) * 100.0,
+                stackchess_selfplay::stats::elo_to_score(e.upper) * 100.0,
+                e.elo,
+                e.error
+            );
+        }
+        unfinished(&a.run, &summary)
+    }
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<()> {
+    a.run.variant.with(Run(a))
+}
