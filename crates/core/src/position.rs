@@ -174,15 +174,17 @@ pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
         match depth {
             0 => 1,
             1 => self.count_legal_moves() as u64,
-            _ => self
-                .moves()
-                .iter()
-                .map(|&m| {
-                    let mut next = self.clone();
-                    next.play_unchecked(m);
-                    next.perft(depth - 1)
-                })
-                .sum(),
+            _ => {
+                let mut list = MoveList::new();
+                self.legal_moves(&mut list);
+                list.iter()
+                    .map(|&m| {
+                        let mut next = self.clone();
+                        next.play_unchecked(m);
+                        next.perft(depth - 1)
+                    })
+                    .sum()
+            }
         }
     }
 }

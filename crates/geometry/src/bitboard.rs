@@ -96,6 +96,18 @@ impl<const L: usize> Bitboard<L> {
         Cells { bb: self, level: 0 }
     }
 
+    /// Calls `f` on each cell, lowest first (faster than [`Bitboard::cells`] in hot loops).
+    #[inline(always)]
+    pub fn for_each(self, mut f: impl FnMut(Cell)) {
+        for l in 0..L {
+            let mut w = self.0[l];
+            while w != 0 {
+                f(Cell::from_index(l * 64 + w.trailing_zeros() as usize));
+                w &= w - 1;
+            }
+        }
+    }
+
     /// The cells of one level as a plane word.
     #[inline]
     #[must_use]

@@ -12,5 +12,5 @@ mod rays;
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, ParseCellError, MAX_LEVELS};
 pub use dir::{king_dirs, knight_leaps, Dir, DirGroup, GroupSet};
-pub use magic::{bishop_plane, rook_plane};
+pub use magic::{bishop_magics, bishop_plane, rook_magics, rook_plane, Magics};
 pub use rays::Rays;

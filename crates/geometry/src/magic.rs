@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+#[derive(Debug)]
 struct Entry {
     mask: u64,
     magic: u64,
@@ -12,7 +13,9 @@ struct Entry {
     offset: usize,
 }
 
-struct Magics {
+/// Fancy magic tables for one slider kind on an 8×8 plane.
+#[derive(Debug)]
+pub struct Magics {
     entries: [Entry; 64],
     table: Vec<u64>,
 }
@@ -115,22 +118,33 @@ fn build(dirs: &[(i32, i32)], seed: u64) -> Magics {
     Magics { entries, table }
 }
 
-fn rook_magics() -> &'static Magics {
+/// The rook tables, built on first use.
+pub fn rook_magics() -> &'static Magics {
     static M: OnceLock<Magics> = OnceLock::new();
     M.get_or_init(|| build(&ROOK, 0x9E37_79B9_7F4A_7C15))
 }
 
-fn bishop_magics() -> &'static Magics {
+/// The bishop tables, built on first use.
+pub fn bishop_magics() -> &'static Magics {
     static M: OnceLock<Magics> = OnceLock::new();
     M.get_or_init(|| build(&BISHOP, 0xD1B5_4A32_D192_ED03))
 }
 
+impl Magics {
+    /// The attacks from plane square `sq` (0..64) given the plane's occupancy.
+    #[inline]
+    #[must_use]
+    pub fn attacks(&self, sq: usize, occ: u64) -> u64 {
+        let e = &self.entries[sq & 63];
+        #[allow(clippy::cast_possible_truncation)]
+        let i = ((occ & e.mask).wrapping_mul(e.magic) >> e.shift) as usize;
+        self.table[e.offset + i]
+    }
+}
+
 #[inline]
 fn lookup(m: &Magics, sq: usize, occ: u64) -> u64 {
-    let e = &m.entries[sq];
-    #[allow(clippy::cast_possible_truncation)]
-    let i = ((occ & e.mask).wrapping_mul(e.magic) >> e.shift) as usize;
-    m.table[e.offset + i]
+    m.attacks(sq, occ)
 }
 
 /// Cells a rook on plane square `sq` (0..64) attacks within its level, given the level's occupancy.

@@ -1,6 +1,6 @@
 //! Ray tables for a board of `L` levels: slides, lines between cells, leaper targets.
 
-use crate::{bishop_plane, rook_plane, Bitboard, Cell, Dir, DirGroup, GroupSet};
+use crate::{bishop_magics, rook_magics, Bitboard, Cell, Dir, DirGroup, GroupSet, Magics};
 
 /// A ray leaving the level: its cells in order (at most `MAX_LEVELS - 1`).
 #[derive(Clone, Copy, Debug)]
@@ -19,6 +19,8 @@ pub struct Rays<const L: usize> {
     /// Cross-level rays, flat; `cross_index[cell * 3 + g - 2]` gives the range for group `g`.
     cross: Vec<CrossRay>,
     cross_index: Vec<(u16, u16)>,
+    rook: &'static Magics,
+    bishop: &'static Magics,
 }
 
 impl<const L: usize> Rays<L> {
@@ -65,7 +67,7 @@ impl<const L: usize> Rays<L> {
                 }
             }
         }
-        Rays { between, empty_slide, cross, cross_index }
+        Rays { between, empty_slide, cross, cross_index, rook: rook_magics(), bishop: bishop_magics() }
     }
 
     /// Cells strictly between `a` and `b` on their common line; empty if they share none.
@@ -102,10 +104,10 @@ impl<const L: usize> Rays<L> {
         let mut r = Bitboard::EMPTY;
         let (l, sq) = (c.level(), c.plane());
         if gs.has(DirGroup::OrthoPlane) {
-            r.0[l] |= rook_plane(sq, occ.0[l]);
+            r.0[l] |= self.rook.attacks(sq, occ.0[l]);
         }
         if gs.has(DirGroup::DiagPlane) {
-            r.0[l] |= bishop_plane(sq, occ.0[l]);
+            r.0[l] |= self.bishop.attacks(sq, occ.0[l]);
         }
         if L > 1 {
             for g in [DirGroup::Vertical, DirGroup::OrthoSlant, DirGroup::Triagonal] {

@@ -106,7 +106,7 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
 
     #[inline]
     pub(crate) fn role_at(&self, c: Cell) -> Option<Role> {
-        Role::ALL.into_iter().find(|r| self.by_role[r.index()].has(c))
+        (0..6).find(|&r| self.by_role[r].has(c)).map(|r| Role::ALL[r])
     }
 
     #[inline]

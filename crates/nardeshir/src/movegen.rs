@@ -2,7 +2,7 @@
 
 use crate::{Board, Variant};
 use stackchess_core::{Color, Move, MoveKind, MoveList, Position, Role};
-use stackchess_geometry::{Bitboard, Cell, DirGroup, GroupSet};
+use stackchess_geometry::{Bitboard, Cell};
 
 /// Where generated moves go: a list, or a counter (bulk counting).
 pub(crate) trait Sink<const L: usize> {
@@ -50,6 +50,20 @@ impl<const L: usize> Sink<L> for usize {
     }
 }
 
+/// The roles in a bit mask.
+#[inline]
+fn roles_in(mask: u8) -> impl Iterator<Item = Role> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        Some(Role::ALL[i])
+    })
+}
+
 impl<const L: usize, V: Variant<L>> Board<L, V> {
     /// Cells a non-pawn `role` on `c` attacks, given occupancy.
     #[inline]
@@ -66,14 +80,12 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
         a
     }
 
-    /// Pieces of `by` in `set` of the roles in the bit mask `roles`.
+    /// Pieces of `by` of the roles in the bit mask `roles`.
     #[inline]
     fn of_roles(&self, by: Color, roles: u8) -> Bitboard<L> {
         let mut b = Bitboard::EMPTY;
-        for r in Role::ALL {
-            if roles >> r.index() & 1 != 0 {
-                b |= self.by_role[r.index()];
-            }
+        for r in roles_in(roles) {
+            b |= self.by_role[r.index()];
         }
         b & self.by_color[by.index()]
     }
@@ -82,18 +94,13 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
     pub(crate) fn attackers(&self, c: Cell, by: Color, occ: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
         let mut a = t.pawn_captures[by.other().index()][c.index()] & self.pieces(by, Role::Pawn);
-        for role in &Role::ALL[1..] {
-            if let Some(l) = t.leaps[role.index()].get(c.index()) {
-                a |= *l & self.pieces(by, *role);
-            }
+        for r in roles_in(t.leap_roles) {
+            a |= t.leaps[r.index()][c.index()] & self.pieces(by, r);
         }
-        for g in DirGroup::ALL {
-            let roles = t.group_roles[g as usize];
-            if roles != 0 && (L > 1 || g.in_plane()) {
-                let s = self.of_roles(by, roles);
-                if !s.is_empty() {
-                    a |= t.rays.slides(c, GroupSet(1 << g as u8), occ) & s;
-                }
+        for (&(gs, roles), empty) in t.slide_classes.iter().zip(&t.class_empty) {
+            let s = self.of_roles(by, roles) & empty[c.index()];
+            if !s.is_empty() {
+                a |= t.rays.slides(c, gs, occ) & s;
             }
         }
         a
@@ -102,7 +109,19 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
     /// Whether `by` attacks `c`, given occupancy.
     #[inline]
     pub(crate) fn is_attacked(&self, c: Cell, by: Color, occ: Bitboard<L>) -> bool {
-        !self.attackers(c, by, occ).is_empty()
+        let t = self.t;
+        if t.pawn_captures[by.other().index()][c.index()].intersects(self.pieces(by, Role::Pawn)) {
+            return true;
+        }
+        for r in roles_in(t.leap_roles) {
+            if t.leaps[r.index()][c.index()].intersects(self.pieces(by, r)) {
+                return true;
+            }
+        }
+        t.slide_classes.iter().zip(&t.class_empty).any(|(&(gs, roles), empty)| {
+            let s = self.of_roles(by, roles) & empty[c.index()];
+            !s.is_empty() && t.rays.slides(c, gs, occ).intersects(s)
+        })
     }
 
     /// Pinned pieces of the side to move, and for each the cells it may still move to.
@@ -114,11 +133,8 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
         let mut rays = [(king, Bitboard::EMPTY); 16];
         let mut n = 0;
         let mut snipers = Bitboard::EMPTY;
-        for g in DirGroup::ALL {
-            let roles = t.group_roles[g as usize];
-            if roles != 0 && (L > 1 || g.in_plane()) {
-                snipers |= t.rays.empty_slides(king, GroupSet(1 << g as u8)) & self.of_roles(them, roles);
-            }
+        for (&(_, roles), empty) in t.slide_classes.iter().zip(&t.class_empty) {
+            snipers |= empty[king.index()] & self.of_roles(them, roles);
         }
         for s in snipers.cells() {
             let between = t.rays.between(king, s);
@@ -149,11 +165,11 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
         // King steps: to cells not attacked once the king has left its own.
         let no_king = occ.without(Bitboard::from_cell(king));
         let mut kt = self.piece_attacks(Role::King, king, occ).without(ours);
-        for c in kt.cells() {
+        kt.for_each(|c| {
             if self.is_attacked(c, them, no_king) {
                 kt.remove(c);
             }
-        }
+        });
         sink.set(king, kt);
         if checkers.more_than_one() {
             return;
@@ -175,35 +191,46 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
         };
 
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            for from in self.pieces(us, role).cells() {
+            self.pieces(us, role).for_each(|from| {
                 let mut targets = self.piece_attacks(role, from, occ).without(ours) & mask;
                 if pinned.has(from) {
                     targets &= pin_mask(from);
                 }
                 sink.set(from, targets);
-            }
+            });
         }
 
         // Pawns.
         let theirs = self.by_color[them.index()];
         let promo = t.promo[us.index()];
-        let mut roles = [Role::Queen; 4];
-        let mut nroles = 0;
-        for r in self.promotion_roles(us) {
-            roles[nroles] = r;
-            nroles += 1;
-        }
-        let roles = &roles[..nroles];
-        for from in self.pieces(us, Role::Pawn).cells() {
+        let doubles = t.double_from[us.index()];
+        let mut roles: Option<([Role; 4], usize)> = None;
+        self.pieces(us, Role::Pawn).for_each(|from| {
             let steps = t.pawn_steps[us.index()][from.index()].without(occ);
             let caps = t.pawn_captures[us.index()][from.index()] & theirs;
-            let allowed = mask & pin_mask(from);
+            let allowed = if pinned.has(from) { mask & pin_mask(from) } else { mask };
             let targets = (steps | caps) & allowed;
-            sink.set(from, targets.without(promo));
-            sink.promos(from, targets & promo, roles);
-            for &(mid, to) in &t.pawn_doubles[us.index()][from.index()] {
-                if !occ.has(mid) && !occ.has(to) && allowed.has(to) {
-                    sink.one(Move::new(from, to, None, MoveKind::DoubleStep));
+            let promos = targets & promo;
+            if promos.is_empty() {
+                sink.set(from, targets);
+            } else {
+                sink.set(from, targets.without(promo));
+                let (r, n) = *roles.get_or_insert_with(|| {
+                    let mut r = [Role::Queen; 4];
+                    let mut n = 0;
+                    for role in self.promotion_roles(us) {
+                        r[n] = role;
+                        n += 1;
+                    }
+                    (r, n)
+                });
+                sink.promos(from, promos, &r[..n]);
+            }
+            if doubles.has(from) {
+                for &(mid, to) in &t.pawn_doubles[us.index()][from.index()] {
+                    if !occ.has(mid) && !occ.has(to) && allowed.has(to) {
+                        sink.one(Move::new(from, to, None, MoveKind::DoubleStep));
+                    }
                 }
             }
             if let Some((e, _)) = self.ep {
@@ -214,7 +241,7 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
                     }
                 }
             }
-        }
+        });
     }
 
     /// Whether the king of the side to move is safe after `m` (slow; for rare moves).
@@ -236,9 +263,11 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
             if cm.king_from != king || cm.empty.intersects(occ) || self.is_attacked(cm.cross, us.other(), occ) {
                 continue;
             }
-            let m = Move::new(cm.king_from, cm.king_to, None, MoveKind::Castle);
-            if self.leaves_king_safe(m) {
-                sink.one(m);
+            // The king must not be attacked once king and rook stand on their new cells.
+            let moved: Bitboard<L> = [cm.king_from, cm.king_to, cm.rook_from, cm.rook_to].into_iter().collect();
+            let after = (occ.without(moved)) | Bitboard::from_cell(cm.king_to) | Bitboard::from_cell(cm.rook_to);
+            if !self.is_attacked(cm.king_to, us.other(), after) {
+                sink.one(Move::new(cm.king_from, cm.king_to, None, MoveKind::Castle));
             }
         }
     }

@@ -27,12 +27,19 @@ pub struct Tables<const L: usize> {
     pub(crate) leaps: [Vec<Bitboard<L>>; 6],
     /// Slide groups by role.
     pub(crate) slides: [GroupSet; 6],
-    /// Roles that slide along each group, as role bit masks.
-    pub(crate) group_roles: [u8; 5],
+    /// Slide classes: groups that the same roles slide along, with those roles as a bit mask
+    /// (Traditional: rook lines for R and Q, bishop lines for B and Q). Only groups that exist on `L` levels.
+    pub(crate) slide_classes: Vec<(GroupSet, u8)>,
+    /// For each slide class, its slides from each cell on an empty board.
+    pub(crate) class_empty: Vec<Vec<Bitboard<L>>>,
+    /// Roles that leap, as a bit mask.
+    pub(crate) leap_roles: u8,
     /// Pawn step targets by colour and cell.
     pub(crate) pawn_steps: [Vec<Bitboard<L>>; 2],
     /// Pawn double steps by colour and cell: `(middle, target)` pairs.
     pub(crate) pawn_doubles: [Vec<Vec<(Cell, Cell)>>; 2],
+    /// Cells from which a pawn of each colour has a double step.
+    pub(crate) double_from: [Bitboard<L>; 2],
     /// Pawn capture targets by colour and cell.
     pub(crate) pawn_captures: [Vec<Bitboard<L>>; 2],
     /// Promotion cells by colour.
@@ -66,10 +73,12 @@ impl<const L: usize> Tables<L> {
         let mut leaps: [Vec<Bitboard<L>>; 6] = Default::default();
         let mut slides = [GroupSet::NONE; 6];
         let mut group_roles = [0u8; 5];
+        let mut leap_roles = 0u8;
         for role in &Role::ALL[1..] {
             let mv = rules.movement(*role).expect("non-pawn");
             if !mv.leaps.is_empty() {
                 leaps[role.index()] = Rays::<L>::leap_table(&mv.leaps);
+                leap_roles |= 1 << role.index();
             }
             slides[role.index()] = mv.slides;
             for g in DirGroup::ALL {
@@ -78,6 +87,22 @@ impl<const L: usize> Tables<L> {
                 }
             }
         }
+        let mut slide_classes: Vec<(GroupSet, u8)> = Vec::new();
+        for g in DirGroup::ALL.into_iter().filter(|g| L > 1 || g.in_plane()) {
+            let roles = group_roles[g as usize];
+            if roles == 0 {
+                continue;
+            }
+            let bit = GroupSet(1 << g as u8);
+            match slide_classes.iter_mut().find(|(_, r)| *r == roles) {
+                Some(class) => class.0 = class.0.with(bit),
+                None => slide_classes.push((bit, roles)),
+            }
+        }
+        let class_empty = slide_classes
+            .iter()
+            .map(|&(gs, _)| (0..n).map(|i| rays.empty_slides(Cell::from_index(i), gs)).collect())
+            .collect();
         let per_color = |f: &dyn Fn(Color) -> Vec<stackchess_geometry::Dir>| {
             [Color::White, Color::Black].map(|c| Rays::<L>::leap_table(&f(c)))
         };
@@ -89,7 +114,7 @@ impl<const L: usize> Tables<L> {
         let home_level = [0, L - 1];
         let back_rank = [0, 7];
         let pawn_rank = [1, 6];
-        let pawn_doubles = [Color::White, Color::Black].map(|c| {
+        let pawn_doubles: [Vec<Vec<(Cell, Cell)>>; 2] = [Color::White, Color::Black].map(|c| {
             (0..n)
                 .map(|i| {
                     let from = Cell::from_index(i);
@@ -103,6 +128,9 @@ impl<const L: usize> Tables<L> {
                         .collect()
                 })
                 .collect()
+        });
+        let double_from = [0, 1].map(|c: usize| {
+            (0..n).map(Cell::from_index).filter(|x| !pawn_doubles[c][x.index()].is_empty()).collect()
         });
         let rank_cells = |rank: usize, level: Option<usize>| -> Bitboard<L> {
             (0..n).map(Cell::from_index).filter(|c| c.rank() == rank && level.is_none_or(|l| c.level() == l)).collect()
@@ -156,9 +184,12 @@ impl<const L: usize> Tables<L> {
             rays,
             leaps,
             slides,
-            group_roles,
+            slide_classes,
+            class_empty,
+            leap_roles,
             pawn_steps,
             pawn_doubles,
+            double_from,
             pawn_captures,
             promo,
             bad_pawn,
