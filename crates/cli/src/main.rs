@@ -26,6 +26,8 @@ enum Command {
     Show(cmd::show::Args),
     /// Search a position: one line per completed iteration, then the best move.
     Analyse(cmd::analyse::Args),
+    /// Search a fixed set of positions (a signature of search behaviour), or solve an EPD suite.
+    Bench(cmd::bench::Args),
     /// Play an engine against itself: N games in parallel, recorded in a directory (resumable).
     Selfplay(cmd::selfplay::Args),
     /// Play engine A against engine B: score, Elo with a 95% interval, pentanomial counts, SPRT.
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Command::Apply(a) => cmd::apply::run(&a),
         Command::Show(a) => cmd::show::run(&a),
         Command::Analyse(a) => cmd::analyse::run(&a),
+        Command::Bench(a) => cmd::bench::run(&a),
         Command::Selfplay(a) => cmd::selfplay::run(&a),
         Command::Match(a) => cmd::match_::run(&a),
     };

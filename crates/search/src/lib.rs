@@ -6,15 +6,19 @@
 //!
 //! [`Position`]: stackchess_core::Position
 
+mod bench;
 mod config;
 mod engine;
+mod epd;
 mod eval;
 mod params;
 mod score;
 mod tt;
 
+pub use bench::{bench_depth, bench_positions};
 pub use config::SearchConfig;
 pub use engine::Engine;
+pub use epd::{parse_epd, EpdCase, EpdError};
 pub use eval::evaluate;
 pub use params::{EvalParams, ParamError};
 pub use score::{Limits, Report, Score};

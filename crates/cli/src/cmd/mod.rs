@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod apply;
+pub mod bench;
 pub mod match_;
 pub mod moves;
 pub mod perft;
