@@ -277,9 +277,6 @@ impl<V: AirRules> Position for Board<V> {
         self.ep = None;
         self.turn = self.turn.other();
         self.halfmove += 1;
-        if self.turn == Color::White {
-            self.fullmove += 1;
-        }
         self.hash ^= self.state_hash();
     }
 }

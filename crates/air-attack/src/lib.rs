@@ -4,6 +4,19 @@
 //! four cells, the king one, a pawn in home position one step or diagonal capture; the knight
 //! ignores T and must leap on).
 //!
+//! Readings of cases RULES.md leaves implicit (each follows from its text; none changes a count
+//! it gives):
+//! - Transfers keep file and rank, so no transfer ever reaches a promotion rank; the generator
+//!   still attaches the four promotions to any pawn move that ends on one.
+//! - A pawn in home position is one on its home rank on level 1; back there after two
+//!   transfers, it may double-step and step or capture on after a transfer again.
+//! - Castling needs only the cells between king and rook on level 1 empty; pieces on level 2
+//!   above them do not block, but their attacks (transfer captures included) count.
+//! - En passant is a normal move, so only a pawn on the same level takes it; the en-passant cell
+//!   enters the hash only when such a pawn stands ready.
+//! - The diagonal capture a home-position pawn may make from its transfer cell is an attack
+//!   like any other (a black pawn on 1d7 attacks 2c6 and 2e6 while 2d7 is empty).
+//!
 //! The rules are data ([`Rules`], [`TransferRules`]); [`Tables`] are built from them once;
 //! [`Board`] implements [`Position`](stackchess_core::Position).
 //!

@@ -169,7 +169,7 @@ mod tests {
         let t = Tables::new(AIR_ATTACK);
         assert_eq!(t.knight[0].count_ones(), 2);
         assert_eq!(t.king[27].count_ones(), 8);
-        // From d4, the half range covers the board but the h-file and rank 8... of distance 4: a..h minus none.
+        // From d4 every other cell is within four; from a1, a 5×5 corner.
         assert_eq!(t.slider_reach[27].count_ones(), 63);
         assert_eq!(t.slider_reach[0].count_ones(), 24);
         assert_eq!(t.king_reach[0], t.king[0]);

@@ -152,3 +152,31 @@ fn perft_3_equals_the_slow_count() {
         assert_eq!(p.perft(3), slow_perft(&p, 3), "{s}");
     }
 }
+
+/// The positions of `data/perft/air-attack.positions`, each after its `# comment` line.
+fn data_positions() -> Vec<(String, AirAttack)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/perft/air-attack.positions");
+    let text = std::fs::read_to_string(path).expect("the positions file");
+    let mut out = Vec::new();
+    let mut comment = None;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(c) = line.strip_prefix('#') {
+            comment = Some(c.trim().to_owned());
+        } else {
+            let p = AirAttack::from_lfen(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(p.to_lfen(), line, "round trip");
+            out.push((comment.take().expect("a comment line before each position"), p));
+        }
+    }
+    out
+}
+
+#[test]
+fn data_positions_agree_with_the_slow_generator() {
+    let positions = data_positions();
+    assert!(positions.len() >= 11);
+    for (i, (what, p)) in positions.iter().enumerate() {
+        assert_eq!(p.perft(2), slow_perft(p, 2), "{what}");
+        compare_from(p, 2, 40, 500 + i as u64);
+    }
+}
