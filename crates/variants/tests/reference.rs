@@ -1,0 +1,143 @@
+//! The fast generators against the slow reference generator (crates/reference), which was
+//! written separately from RULES.md alone: same legal move set, same check status and same
+//! resulting position, on positions reached by seeded random play.
+
+use stackchess_core::{Move, MoveKind, Position, SplitMix64};
+use stackchess_variants::{Variant, WithPosition};
+
+/// Level-prefixed coordinate text, as the reference writes it for every variant.
+fn full(m: Move) -> String {
+    let mut s = format!("{}{}", m.from(), m.to());
+    if let Some(r) = m.promotion() {
+        s.push(r.lower());
+    }
+    s
+}
+
+/// How often the special moves occurred among the compared positions.
+#[derive(Default, Debug)]
+struct Coverage {
+    positions: usize,
+    checks: usize,
+    castles: usize,
+    en_passant: usize,
+    promotions: usize,
+    level_changes: usize,
+}
+
+struct Compare {
+    positions: usize,
+    seed: u64,
+    /// Favour captures, promotions and pawn moves (reaches endings), or walk uniformly (keeps castling).
+    biased: bool,
+}
+
+impl WithPosition for Compare {
+    type Output = Coverage;
+    fn call<P: Position>(self) -> Coverage {
+        let name = P::variant_name();
+        let mut rng = SplitMix64(self.seed);
+        let mut cov = Coverage::default();
+        let mut checked = 0;
+        let mut pos = P::startpos();
+        let mut ply = 0;
+        while checked < self.positions {
+            let lfen = pos.to_lfen();
+            let mut ours: Vec<String> = pos.moves().iter().map(|&m| full(m)).collect();
+            ours.sort();
+            let theirs = stackchess_reference::legal_moves(name, &lfen).expect("reference reads our LFEN");
+            assert_eq!(ours, theirs, "{name}: legal moves differ in {lfen}");
+            let check = stackchess_reference::in_check(name, &lfen).expect("reference reads our LFEN");
+            assert_eq!(pos.is_check(), check, "{name}: check status differs in {lfen}");
+            checked += 1;
+            let moves = pos.moves();
+            cov.positions += 1;
+            cov.checks += usize::from(check);
+            let has = |k| moves.iter().any(|m| m.kind() == k);
+            cov.castles += usize::from(has(MoveKind::Castle));
+            cov.en_passant += usize::from(has(MoveKind::EnPassant));
+            cov.promotions += usize::from(moves.iter().any(|m| m.promotion().is_some()));
+            cov.level_changes += usize::from(moves.iter().any(|m| m.from().level() != m.to().level()));
+            if moves.is_empty() || ply > 300 || pos.halfmove_clock() >= 100 {
+                pos = P::startpos();
+                ply = 0;
+                continue;
+            }
+            // Biased walk: captures, promotions and pawn moves are favoured so games reach
+            // sparse boards, promotions and endings instead of wandering at the start.
+            let pick = |pred: &dyn Fn(&Move) -> bool, rng: &mut SplitMix64| {
+                let v: Vec<Move> = moves.iter().copied().filter(|m| pred(m)).collect();
+                (!v.is_empty()).then(|| v[rng.below(v.len())])
+            };
+            let roll = if self.biased { rng.below(10) } else { 10 };
+            let m = if roll < 3 {
+                pick(&|m| m.promotion().is_some() || pos.captured(*m).is_some(), &mut rng)
+            } else if roll < 6 {
+                pick(&|m| pos.piece_at(m.from()).is_some_and(|p| p.role == stackchess_core::Role::Pawn), &mut rng)
+            } else {
+                None
+            }
+            .unwrap_or_else(|| moves[rng.below(moves.len())]);
+            // Every few plies, the position after the move must match the reference's too.
+            if checked % 7 == 0 {
+                let after = stackchess_reference::play(name, &lfen, &full(m)).expect("reference plays our move");
+                let mut next = pos.clone();
+                next.play_unchecked(m);
+                assert_eq!(
+                    P::from_lfen(&after).expect("reference LFEN is readable").to_lfen(),
+                    next.to_lfen(),
+                    "{name}: positions differ after {} in {lfen}",
+                    full(m)
+                );
+            }
+            pos.play_unchecked(m);
+            ply += 1;
+        }
+        cov
+    }
+}
+
+#[test]
+fn fast_and_reference_generators_agree_on_random_positions() {
+    for v in Variant::ALL {
+        let mut total = Coverage::default();
+        for seed in 1..=4 {
+            let c = v.with(Compare { positions: 500, seed, biased: seed % 2 == 0 });
+            total.positions += c.positions;
+            total.checks += c.checks;
+            total.castles += c.castles;
+            total.en_passant += c.en_passant;
+            total.promotions += c.promotions;
+            total.level_changes += c.level_changes;
+        }
+        eprintln!("{v}: {total:?}");
+        // The walk must reach the rules' special cases, or the agreement proves little.
+        assert_eq!(total.positions, 2000);
+        assert!(total.checks > 10 && total.castles > 0 && total.promotions > 0, "{v}: {total:?}");
+        if matches!(v, Variant::Traditional | Variant::Fide) {
+            assert!(total.en_passant > 0, "{v}: {total:?}");
+        }
+        if v != Variant::Fide {
+            assert!(total.level_changes > 100, "{v}: {total:?}");
+        }
+    }
+}
+
+struct Perft(u32);
+
+impl WithPosition for Perft {
+    type Output = ();
+    fn call<P: Position>(self) {
+        let pos = P::startpos();
+        let name = P::variant_name();
+        let reference = stackchess_reference::perft(name, &pos.to_lfen(), self.0).expect("reference perft");
+        assert_eq!(pos.perft(self.0), reference, "{name}: start-position perft({}) differs", self.0);
+    }
+}
+
+#[test]
+fn start_position_perft_agrees_with_reference() {
+    for v in Variant::ALL {
+        v.with(Perft(2));
+    }
+}
