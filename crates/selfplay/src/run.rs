@@ -5,11 +5,10 @@ use crate::game::{describe_limits, play, EngineSpec, Played, Setup};
 use crate::manifest::{now_utc, EngineEntry, Manifest, RunSettings, Session};
 use crate::pgn::{self, PgnFile};
 use crate::{Adjudication, Error, GameRecord, Openings, RecordFile, Recovered};
-use rayon::prelude::*;
 use stackchess_core::Position;
 use stackchess_search::{Engine, Limits, Score};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -282,29 +281,32 @@ pub fn run<P: Position>(
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Result<Played, Error>>();
         let (halt, missing, base) = (&halt, &missing, &base);
+        // One worker per thread, each with its own pair of engines, taking the missing games in
+        // index order (so an interrupted run leaves nearly a prefix of the games done).
+        let next = AtomicUsize::new(0);
         scope.spawn(move || {
-            pool.install(|| {
-                missing.par_iter().for_each_init(
-                    || {
+            pool.scope(|workers| {
+                for _ in 0..threads {
+                    let (tx, next) = (tx.clone(), &next);
+                    workers.spawn(move |_| {
                         let engine =
                             |i: usize| Engine::<P>::new(cfg.engines[i.min(cfg.engines.len() - 1)].config.clone());
-                        (tx.clone(), [engine(0), engine(1)])
-                    },
-                    |(tx, engines), &index| {
-                        if halt.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        match play_index(cfg, index, engines, halt, base) {
-                            Ok(Some(p)) => drop(tx.send(Ok(p))),
-                            Ok(None) => {}
-                            Err(e) => {
-                                halt.store(true, Ordering::Relaxed);
-                                drop(tx.send(Err(e)));
+                        let mut engines = [engine(0), engine(1)];
+                        while !halt.load(Ordering::Relaxed) {
+                            let Some(&index) = missing.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                            match play_index(cfg, index, &mut engines, halt, base) {
+                                Ok(Some(p)) => drop(tx.send(Ok(p))),
+                                Ok(None) => {}
+                                Err(e) => {
+                                    halt.store(true, Ordering::Relaxed);
+                                    drop(tx.send(Err(e)));
+                                }
                             }
                         }
-                    },
-                );
+                    });
+                }
             });
+            drop(tx);
         });
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {

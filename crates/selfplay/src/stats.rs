@@ -79,7 +79,8 @@ pub fn elo_to_score(elo: f64) -> f64 {
 /// The Elo difference of an expected score (infinite at 0 and 1).
 #[must_use]
 pub fn score_to_elo(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // Adding 0 turns the -0 of an even score into 0.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// `800 / ln 10`: nElo per unit of the normalised score.

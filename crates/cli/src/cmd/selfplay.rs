@@ -287,7 +287,7 @@ pub fn print_run(args: &RunArgs, s: &Summary, ui: &Ui) {
     );
     if s.recovered.truncated_bytes > 0 {
         println!(
-            "Recovered: dropped an incomplete last record ({} bytes) and played it again",
+            "Recovered: dropped an incomplete last record ({} bytes); its game is played again",
             s.recovered.truncated_bytes
         );
     }
