@@ -122,9 +122,11 @@ pub(crate) fn play<P: Position>(
     let mut adjudicator = Adjudicator::new(setup.adjudication);
     let mut sides = [Side::default(), Side::default()];
     let (mut nodes, mut coords, mut pgn_moves) = (0u64, Vec::new(), Vec::new());
+    let by_rules = |g: &Game<P>| g.outcome().map(|o| (o.winner, Ending::Rule(o.reason)));
+    let mut verdict = by_rules(&game);
     let (winner, ending) = loop {
-        if let Some(o) = game.outcome() {
-            break (o.winner, Ending::Rule(o.reason));
+        if let Some(v) = verdict {
+            break v;
         }
         if halt.load(Ordering::Relaxed) {
             return Ok(None);
@@ -151,16 +153,11 @@ pub(crate) fn play<P: Position>(
         let after = game.position();
         side.checks += u32::from(after.is_check());
         nodes += report.nodes;
-        if let Some(o) = game.outcome() {
-            break (o.winner, Ending::Rule(o.reason));
-        }
         #[allow(clippy::cast_possible_truncation)]
         let plies = coords.len() as u32;
-        let verdict =
-            adjudicator.update(white_cp(report.score, mover), after.halfmove_clock(), after.fullmove_number(), plies);
-        if let Some(v) = verdict {
-            break v;
-        }
+        verdict = by_rules(&game).or_else(|| {
+            adjudicator.update(white_cp(report.score, mover), after.halfmove_clock(), after.fullmove_number(), plies)
+        });
     };
     let mut material = [0u32; 2];
     game.position().for_each_piece(|_, p| material[p.color.index()] += points(p.role));

@@ -149,6 +149,7 @@ pub struct Ui {
     /// Games played by this invocation.
     pub played: u64,
     is_match: bool,
+    paired: bool,
     sprt: Option<Sprt>,
     /// The SPRT's decision once reached.
     pub decision: SprtDecision,
@@ -173,6 +174,7 @@ impl Ui {
             started: Instant::now(),
             played: 0,
             is_match,
+            paired,
             sprt,
             decision: SprtDecision::Continue,
         }
@@ -191,11 +193,7 @@ impl Ui {
     /// The SPRT's log-likelihood ratio now (pentanomial for paired runs).
     pub fn llr(&self) -> Option<f64> {
         let s = self.sprt?;
-        Some(if self.tally.penta.pairs() > 0 {
-            s.llr_pentanomial(&self.tally.penta)
-        } else {
-            s.llr_trinomial(&self.tally.first)
-        })
+        Some(if self.paired { s.llr_pentanomial(&self.tally.penta) } else { s.llr_trinomial(&self.tally.first) })
     }
 
     fn message(&self) -> String {
