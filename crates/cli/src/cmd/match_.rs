@@ -5,8 +5,7 @@
 //! shared limits: `--engine-a "--param tempo=20"`, `--engine-b "--plain --nodes 2000"`.
 //! Empty (the default) is the full engine with the shared limits.
 
-use crate::cmd::analyse::LimitArgs;
-use crate::cmd::selfplay::{estimate, execute, limits_or_default, print_run, unfinished, RunArgs, Ui};
+use crate::cmd::selfplay::{estimate, execute, limits_or_default, print_run, unfinished, LimitArgs, RunArgs, Ui};
 use crate::common::EngineArgs;
 use anyhow::{Context, Result};
 use clap::Parser;
@@ -15,7 +14,6 @@ use stackchess_search::Limits;
 use stackchess_selfplay::stats::{Sprt, SprtDecision, SprtModel};
 use stackchess_selfplay::EngineSpec;
 use stackchess_variants::WithPosition;
-use std::time::Duration;
 
 /// Flags of `match`.
 #[derive(clap::Args, Debug)]
@@ -53,12 +51,7 @@ struct EngineFlags {
 fn engine<P: Position>(label: &str, spec: &str, shared: &Limits) -> Result<EngineSpec> {
     let flags = EngineFlags::try_parse_from(spec.split_whitespace())
         .with_context(|| format!("--engine-{} \"{spec}\"", label.to_lowercase()))?;
-    let own = &flags.limits;
-    let limits = if own.depth.is_none() && own.nodes.is_none() && own.movetime.is_none() {
-        *shared
-    } else {
-        Limits { depth: own.depth, nodes: own.nodes, movetime: own.movetime.map(Duration::from_millis) }
-    };
+    let limits = flags.limits.given().unwrap_or(*shared);
     Ok(EngineSpec { label: label.into(), config: flags.engine.config(P::variant_name())?, limits })
 }
 

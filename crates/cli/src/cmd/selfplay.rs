@@ -2,7 +2,6 @@
 //!
 //! Also the run flags, progress bar, interrupt handling and summary that `match` shares.
 
-use crate::cmd::analyse::LimitArgs;
 use crate::common::EngineArgs;
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -117,14 +116,31 @@ impl RunArgs {
     }
 }
 
-/// The limits of `flags`; 5000 nodes a move when none is given (reproducible).
-pub fn limits_or_default(flags: &LimitArgs) -> Limits {
-    let l = Limits { depth: flags.depth, nodes: flags.nodes, movetime: flags.movetime.map(Duration::from_millis) };
-    if l == Limits::default() {
-        Limits::nodes(5000)
-    } else {
-        l
+/// Each move's search limits: `--nodes`, `--depth`, `--movetime` (5000 nodes when none is given).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// Nodes per move (reproducible; the default, 5000, when no limit is given).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth per move, in plies (reproducible).
+    #[arg(long, short)]
+    pub depth: Option<u32>,
+    /// Milliseconds per move (games then depend on the machine's speed and load).
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limits given, if any.
+    pub fn given(&self) -> Option<Limits> {
+        let l = Limits { depth: self.depth, nodes: self.nodes, movetime: self.movetime.map(Duration::from_millis) };
+        (l != Limits::default()).then_some(l)
     }
+}
+
+/// The limits of `flags`; 5000 nodes a move when none is given.
+pub fn limits_or_default(flags: &LimitArgs) -> Limits {
+    flags.given().unwrap_or(Limits::nodes(5000))
 }
 
 /// Set by Ctrl-C: the run stops handing out games and returns with every finished game on disk.
