@@ -28,6 +28,8 @@ enum Command {
     Analyse(cmd::analyse::Args),
     /// Search a fixed set of positions (a signature of search behaviour), or solve an EPD suite.
     Bench(cmd::bench::Args),
+    /// Speak a UCI-like engine protocol on stdin/stdout (see docs/engine-protocol.md).
+    Engine(cmd::engine::Args),
     /// Play an engine against itself: N games in parallel, recorded in a directory (resumable).
     Selfplay(cmd::selfplay::Args),
     /// Play engine A against engine B: score, Elo with a 95% interval, pentanomial counts, SPRT.
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Show(a) => cmd::show::run(&a),
         Command::Analyse(a) => cmd::analyse::run(&a),
         Command::Bench(a) => cmd::bench::run(&a),
+        Command::Engine(a) => cmd::engine::run(&a),
         Command::Selfplay(a) => cmd::selfplay::run(&a),
         Command::Match(a) => cmd::match_::run(&a),
     };

@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod apply;
 pub mod bench;
+pub mod engine;
 pub mod match_;
 pub mod moves;
 pub mod perft;
