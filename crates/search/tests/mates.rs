@@ -1,4 +1,4 @@
-//! Mates in 1, 2 and 3 in every variant: each position's mate distance is verified by exhaustive
+//! Mates in 1, 2 and 3 in every variant (malka, traditional, fide, air-attack): each position's mate distance is verified by exhaustive
 //! search here, for it and for its colour-mirrored twin, and the engine must find a mating move
 //! with the exact mate score. (Positions were found by random sampling with the same solver.)
 
@@ -7,7 +7,7 @@ mod common;
 use common::{mate_distance, mates_with, mirror};
 use stackchess_core::{coord, Position};
 use stackchess_search::Score;
-use stackchess_variants::{Fide, Malka, Traditional};
+use stackchess_variants::{AirAttack, Fide, Malka, Traditional};
 
 fn check<P: Position>(cases: &[(u32, &str)]) {
     for &(n, text) in cases {
@@ -61,5 +61,17 @@ fn traditional_mates() {
         (2, "8/8/8/8/8/8/8/2K5|8/3Q4/7R/8/8/8/8/k7|8/p7/8/8/8/8/8/8 w - - 0 1"),
         (3, "6k1/8/8/8/8/8/8/8|8/8/8/8/8/8/3Q4/8|8/4K3/8/8/8/8/8/8 w - - 0 1"),
         (3, "8/8/8/8/8/k7/8/8|5Q2/8/8/8/8/8/2K5/8|8/8/8/8/8/8/8/8 w - - 0 1"),
+    ]);
+}
+
+#[test]
+fn air_attack_mates() {
+    check::<AirAttack>(&[
+        (1, "8/1R6/8/8/7K/8/8/8|4k3/8/8/8/8/8/8/7R w - - 0 1"),
+        (1, "8/8/8/8/8/k7/8/K7|8/5p2/8/3B4/8/8/8/1Q6 w - - 0 1"),
+        (2, "1k6/6Q1/8/8/8/8/6K1/8|8/8/8/8/8/7R/8/8 w - - 0 1"),
+        (2, "7k/8/4K3/8/8/8/8/8|Q7/8/8/8/4R3/8/8/8 w - - 0 1"),
+        (3, "8/7K/8/8/8/5R2/8/8|8/8/8/8/8/2R5/8/3k4 w - - 0 1"),
+        (3, "8/6p1/8/8/4B3/8/5K2/8|8/8/8/7k/8/3Q4/8/8 w - - 0 1"),
     ]);
 }

@@ -4,7 +4,7 @@ mod common;
 
 use stackchess_core::{coord, Game, Position, SplitMix64, Termination};
 use stackchess_search::{Engine, Limits, Report, SearchConfig};
-use stackchess_variants::{Fide, Malka, Traditional};
+use stackchess_variants::{AirAttack, Fide, Malka, Traditional};
 use std::sync::atomic::AtomicBool;
 
 fn search<P: Position>(e: &mut Engine<P>, pos: &P, history: &[u64], limits: &Limits) -> (Report, Vec<Report>) {
@@ -60,6 +60,7 @@ fn results_are_reproducible() {
     deterministic::<Fide>();
     deterministic::<Malka>();
     deterministic::<Traditional>();
+    deterministic::<AirAttack>();
 }
 
 fn always_legal<P: Position>(games: u64) {
@@ -96,6 +97,7 @@ fn never_an_illegal_move_or_none() {
     always_legal::<Fide>(12);
     always_legal::<Malka>(8);
     always_legal::<Traditional>(8);
+    always_legal::<AirAttack>(8);
 }
 
 #[test]
