@@ -1,0 +1,60 @@
+//! The golden perft file format of `data/perft/*.perft`.
+//!
+//! Blocks of `# comment`, `id N`, `lfen LFEN` and `perft DEPTH COUNT` lines; blank lines between.
+
+/// One position of a perft file with its expected counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftEntry {
+    /// Line number of its `lfen` line (1-based).
+    pub line: usize,
+    /// The position.
+    pub lfen: String,
+    /// `(depth, count)` pairs in file order.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Reads a perft file.
+///
+/// # Errors
+/// Names the line that is malformed.
+pub fn parse_perft_file(text: &str) -> Result<Vec<PerftEntry>, String> {
+    let mut out: Vec<PerftEntry> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let n = i + 1;
+        if line.is_empty() || line.starts_with('#') || line.starts_with("id ") {
+            continue;
+        }
+        if let Some(l) = line.strip_prefix("lfen ") {
+            out.push(PerftEntry { line: n, lfen: l.trim().to_owned(), counts: Vec::new() });
+        } else if let Some(rest) = line.strip_prefix("perft ") {
+            let entry = out.last_mut().ok_or(format!("line {n}: perft before any lfen line"))?;
+            let mut it = rest.split_whitespace().map(str::parse::<u64>);
+            match (it.next(), it.next(), it.next()) {
+                (Some(Ok(d)), Some(Ok(c)), None) => {
+                    entry.counts.push((u32::try_from(d).map_err(|_| format!("line {n}: depth too large"))?, c));
+                }
+                _ => return Err(format!("line {n}: expected 'perft DEPTH COUNT', found '{line}'")),
+            }
+        } else {
+            return Err(format!("line {n}: unexpected '{line}'"));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_blocks_and_names_bad_lines() {
+        let text = "# start\nid 1\nlfen 8/8 w - -\nperft 1 20\nperft 2 400\n\nid 2\nlfen x\nperft 1 3\n";
+        let e = parse_perft_file(text).unwrap();
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].counts, vec![(1, 20), (2, 400)]);
+        assert_eq!(e[1].line, 8);
+        assert!(parse_perft_file("perft 1 2").unwrap_err().contains("line 1"));
+        assert!(parse_perft_file("lfen x\nperft one 2").unwrap_err().contains("line 2"));
+    }
+}

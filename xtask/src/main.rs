@@ -1,0 +1,151 @@
+//! `cargo xtask <task>`: chores that are not tests.
+//!
+//! - `bless-perft [VARIANT...]`: reads `data/perft/<variant>.positions`, computes perft counts with
+//!   the fast generator, cross-checks every count the slow reference generator can reach in
+//!   reasonable time, and writes `data/perft/<variant>.perft`.
+//! - `perft-deep`: the deep counts the normal test run skips (fide start position depth 6 and the
+//!   full golden files), checked against the files.
+//! - `ci`: the sequence `.ci/run` runs (fmt, clippy, tests).
+
+use anyhow::{bail, Context, Result};
+use stackchess_core::{parse_perft_file, Position};
+use stackchess_variants::{Variant, WithPosition};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Counts above this are not recomputed by the reference generator (about 1M nodes/s).
+const REFERENCE_LIMIT: u64 = 1_500_000;
+/// No depth whose count is expected above this is computed (the start position goes to depth 4 at least).
+const BLESS_LIMIT: u64 = 200_000_000;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+}
+
+/// `(comment, lfen)` pairs of a positions file: `# comment` lines, each followed by an LFEN line.
+fn read_positions(path: &Path) -> Result<Vec<(String, String)>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut out = Vec::new();
+    let mut comment = String::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(c) = line.strip_prefix('#') {
+            comment = c.trim().to_owned();
+        } else {
+            out.push((std::mem::take(&mut comment), line.to_owned()));
+        }
+    }
+    Ok(out)
+}
+
+struct Bless<'a> {
+    positions: &'a [(String, String)],
+}
+
+impl WithPosition for Bless<'_> {
+    type Output = Result<String>;
+    fn call<P: Position>(self) -> Result<String> {
+        let name = P::variant_name();
+        let mut out = format!(
+            "# Golden perft counts for {name}, written by `cargo xtask bless-perft {name}` from {name}.positions.\n\
+             # Counts come from the fast generator; every count up to {REFERENCE_LIMIT} nodes was recomputed by the\n\
+             # independent reference generator (crates/reference) and agreed.\n\n"
+        );
+        for (i, (comment, lfen)) in self.positions.iter().enumerate() {
+            let pos = P::from_lfen(lfen).with_context(|| format!("{name} position {}: {lfen}", i + 1))?;
+            let _ = writeln!(out, "# {comment}\nid {}\nlfen {}", i + 1, pos.to_lfen());
+            let mut prev = 1u64;
+            for depth in 1.. {
+                let t = Instant::now();
+                let n = pos.perft(depth);
+                if n <= REFERENCE_LIMIT {
+                    let r = stackchess_reference::perft(name, &pos.to_lfen(), depth).map_err(anyhow::Error::msg)?;
+                    if r != n {
+                        bail!("{name} position {} depth {depth}: fast {n}, reference {r}: {lfen}", i + 1);
+                    }
+                }
+                let _ = writeln!(out, "perft {depth} {n}");
+                eprintln!("{name} #{} depth {depth}: {n} ({:.2?})", i + 1, t.elapsed());
+                // Stop when the next depth would exceed the limit, at the branching factor seen so far.
+                let next = n.saturating_mul(n / prev.max(1));
+                prev = n;
+                if (next > BLESS_LIMIT && !(i == 0 && depth < 4)) || depth >= 7 {
+                    break;
+                }
+            }
+            out.push('\n');
+        }
+        Ok(out)
+    }
+}
+
+fn bless(args: &[String]) -> Result<()> {
+    let variants: Vec<Variant> = if args.is_empty() {
+        vec![Variant::Malka, Variant::Traditional, Variant::AirAttack]
+    } else {
+        args.iter().map(|a| a.parse::<Variant>().map_err(anyhow::Error::msg)).collect::<Result<_>>()?
+    };
+    for v in variants {
+        let dir = root().join("data/perft");
+        let positions = read_positions(&dir.join(format!("{v}.positions")))?;
+        let text = v.with(Bless { positions: &positions })?;
+        std::fs::write(dir.join(format!("{v}.perft")), text)?;
+    }
+    Ok(())
+}
+
+struct Deep;
+
+impl WithPosition for Deep {
+    type Output = Result<()>;
+    fn call<P: Position>(self) -> Result<()> {
+        let name = P::variant_name();
+        let path = root().join(format!("data/perft/{name}.perft"));
+        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        for entry in parse_perft_file(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))? {
+            let p = P::from_lfen(&entry.lfen).with_context(|| format!("{}:{}", path.display(), entry.line))?;
+            for (d, n) in entry.counts {
+                let t = Instant::now();
+                let got = p.perft(d);
+                println!("{name} line {} depth {d}: {got} ({:.2?})", entry.line, t.elapsed());
+                if got != n {
+                    bail!("{name}: perft {d} is {got}, {}:{} says {n}", path.display(), entry.line);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn deep() -> Result<()> {
+    for v in Variant::ALL {
+        v.with(Deep)?;
+    }
+    Ok(())
+}
+
+fn run(cmd: &mut Command) -> Result<()> {
+    eprintln!("$ {cmd:?}");
+    let status = cmd.current_dir(root()).status()?;
+    if !status.success() {
+        bail!("{cmd:?} failed: {status}");
+    }
+    Ok(())
+}
+
+fn ci() -> Result<()> {
+    run(Command::new("cargo").args(["fmt", "--all", "--check"]))?;
+    run(Command::new("cargo").args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    run(Command::new("cargo").args(["test", "--workspace"]))
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("bless-perft") => bless(&args[1..]),
+        Some("perft-deep") => deep(),
+        Some("ci") => ci(),
+        _ => bail!("usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci"),
+    }
+}
