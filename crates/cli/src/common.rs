@@ -32,10 +32,11 @@ pub struct EngineArgs {
     /// Transposition table size in MiB (default 16; 0 with --plain).
     #[arg(long)]
     pub hash: Option<usize>,
-    /// Evaluation parameter override, `key=value` (repeatable; applied after --params).
+    /// Parameter override, `key=value` (repeatable; applied after --params): an evaluation key
+    /// (`value.queen=450`), a search switch (`search.lmr=false`) or the table size (`search.hash=64`).
     #[arg(long = "param", value_name = "KEY=VALUE")]
     pub param: Vec<String>,
-    /// File of evaluation parameters, `key = value` per line, `#` comments.
+    /// File of parameters (keys as --param), `key = value` per line, `#` comments.
     #[arg(long = "params", value_name = "FILE")]
     pub params: Option<std::path::PathBuf>,
     /// Plain alpha-beta (no TT, PVS, aspiration, null move, LMR, killers, history, extensions, pruning).
@@ -53,10 +54,10 @@ impl EngineArgs {
         }
         if let Some(path) = &self.params {
             let text = std::fs::read_to_string(path).with_context(|| format!("reading --params {}", path.display()))?;
-            c.eval.apply_file(&text).with_context(|| format!("in --params {}", path.display()))?;
+            c.apply_file(&text).with_context(|| format!("in --params {}", path.display()))?;
         }
         for p in &self.param {
-            c.eval.set_pair(p).with_context(|| format!("--param {p}"))?;
+            c.set_pair(p).with_context(|| format!("--param {p}"))?;
         }
         Ok(c)
     }

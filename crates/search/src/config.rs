@@ -1,6 +1,6 @@
 //! Search settings: table size, feature switches, evaluation.
 
-use crate::EvalParams;
+use crate::{EvalParams, ParamError};
 
 /// How the engine searches. [`SearchConfig::for_variant`] is the full engine; [`SearchConfig::plain`]
 /// switches every enhancement off.
@@ -76,6 +76,94 @@ impl SearchConfig {
         }
     }
 
+    /// The names of the feature switches, as `search.<name>` keys of [`SearchConfig::set`].
+    pub const SWITCHES: [&'static str; 10] = [
+        "pvs",
+        "aspiration",
+        "null_move",
+        "lmr",
+        "killers",
+        "history",
+        "check_extension",
+        "rfp",
+        "futility",
+        "quiescence",
+    ];
+
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "pvs" => &mut self.pvs,
+            "aspiration" => &mut self.aspiration,
+            "null_move" => &mut self.null_move,
+            "lmr" => &mut self.lmr,
+            "killers" => &mut self.killers,
+            "history" => &mut self.history,
+            "check_extension" => &mut self.check_extension,
+            "rfp" => &mut self.rfp,
+            "futility" => &mut self.futility,
+            "quiescence" => &mut self.quiescence,
+            _ => return None,
+        })
+    }
+
+    /// Sets a search switch (`search.lmr=false`), the table size (`search.hash=64`) or, for any
+    /// other key, an evaluation parameter (see [`EvalParams::set`]).
+    ///
+    /// # Errors
+    /// An unknown key or a bad value.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        let (key, value) = (key.trim(), value.trim());
+        let Some(name) = key.strip_prefix("search.") else {
+            return self.eval.set(key, value);
+        };
+        let bad = |expected| ParamError::BadValue { key: key.to_owned(), value: value.to_owned(), expected };
+        if name == "hash" {
+            self.hash_mb = value.parse().map_err(|_| bad("a size in MiB"))?;
+            return Ok(());
+        }
+        let known = || {
+            let mut k: Vec<String> = Self::SWITCHES.iter().map(|s| format!("search.{s}")).collect();
+            k.push("search.hash".to_owned());
+            k.join(", ")
+        };
+        let slot = self.switch(name).ok_or_else(|| ParamError::UnknownKey { key: key.to_owned(), known: known() })?;
+        *slot = match value {
+            "true" | "1" | "on" => true,
+            "false" | "0" | "off" => false,
+            _ => return Err(bad("true or false")),
+        };
+        Ok(())
+    }
+
+    /// Sets a `key=value` pair, as [`SearchConfig::set`].
+    ///
+    /// # Errors
+    /// Text without `=`, an unknown key or a bad value.
+    pub fn set_pair(&mut self, pair: &str) -> Result<(), ParamError> {
+        let (k, v) = pair.split_once('=').ok_or_else(|| ParamError::Syntax { line: 1, text: pair.to_owned() })?;
+        self.set(k, v)
+    }
+
+    /// Applies a parameter file of `key = value` lines (keys as [`SearchConfig::set`]); blank
+    /// lines and `#` comments are skipped.
+    ///
+    /// # Errors
+    /// The first bad line, by number. Nothing is changed unless every line is good.
+    pub fn apply_file(&mut self, text: &str) -> Result<(), ParamError> {
+        let mut next = self.clone();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (k, v) =
+                line.split_once('=').ok_or_else(|| ParamError::Syntax { line: i + 1, text: raw.to_owned() })?;
+            next.set(k, v).map_err(|e| ParamError::Line { line: i + 1, source: Box::new(e) })?;
+        }
+        *self = next;
+        Ok(())
+    }
+
     /// The settings as one line: `hash=16 features=pvs,asp,... eval: <params>`. Stable, for records.
     #[must_use]
     pub fn describe(&self) -> String {
@@ -100,5 +188,24 @@ impl SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig::for_variant("fide")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switches_and_eval_keys_are_set_by_name() {
+        let mut c = SearchConfig::for_variant("malka");
+        c.set_pair("search.lmr=false").unwrap();
+        c.set_pair("search.hash=3").unwrap();
+        c.set_pair("value.queen=500").unwrap();
+        assert!(!c.lmr && c.hash_mb == 3 && c.eval.value[4] == 500);
+        assert!(c.describe().contains("features=pvs,asp,nmp,killers"));
+        assert!(c.set("search.nope", "true").unwrap_err().to_string().contains("search.lmr"));
+        assert!(c.set("search.pvs", "maybe").is_err());
+        let plain = SearchConfig::plain("malka");
+        assert!(plain.describe().starts_with("hash=0 features=qs eval: "));
     }
 }

@@ -46,7 +46,7 @@ impl<P: Position> Engine<P> {
             tt: Tt::new(config.hash_mb),
             evaluator,
             killers: vec![[None; 2]; MAX_PLY + 2],
-            history: vec![0; 12 * cells],
+            history: vec![0; 2 * cells * cells],
             lmr,
             cells,
             config,
@@ -125,7 +125,7 @@ struct Searcher<'a, P: Position> {
     barrier: usize,
     /// Move stack shared by all plies: each node pushes its moves with ordering scores and
     /// truncates them on return.
-    moves: Vec<(Move, i32)>,
+    moves: Vec<Scored>,
     /// Triangular PV table: row `ply` holds `pv_len[ply]` moves.
     pv: Vec<Option<Move>>,
     pv_len: [usize; MAX_PLY + 1],
@@ -163,12 +163,24 @@ fn ply_i32(ply: usize) -> i32 {
     ply as i32
 }
 
+/// A move on the move stack with its ordering score and material gain.
+#[derive(Clone, Copy)]
+struct Scored {
+    m: Move,
+    score: i32,
+    /// Value captured plus promotion gain; [`QUIET`] for a quiet move.
+    gain: i32,
+}
+
+/// The `gain` of a move that neither captures nor promotes.
+const QUIET: i32 = i32::MIN;
+
 /// Appends the legal moves of `pos` to `out` (the list lives only in this frame).
 #[inline(never)]
-fn generate<P: Position>(pos: &P, out: &mut Vec<(Move, i32)>) {
+fn generate<P: Position>(pos: &P, out: &mut Vec<Scored>) {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    out.extend(list.iter().map(|&m| (m, 0)));
+    out.extend(list.iter().map(|&m| Scored { m, score: 0, gain: QUIET }));
 }
 
 impl<P: Position> Searcher<'_, P> {
@@ -197,8 +209,7 @@ impl<P: Position> Searcher<'_, P> {
     }
 
     fn history_index(&self, pos: &P, m: Move) -> usize {
-        let role = pos.piece_at(m.from()).map_or(0, |p| p.role.index());
-        (pos.turn().index() * 6 + role) * self.e.cells + m.to().index()
+        (pos.turn().index() * self.e.cells + m.from().index()) * self.e.cells + m.to().index()
     }
 
     /// Gives ordering scores to the moves from `base` on.
@@ -206,10 +217,12 @@ impl<P: Position> Searcher<'_, P> {
         let killers = if self.e.config.killers { self.e.killers[ply] } else { [None; 2] };
         let use_history = self.e.config.history;
         for i in base..self.moves.len() {
-            let m = self.moves[i].0;
+            let m = self.moves[i].m;
+            let gain = self.capture_value(pos, m);
+            self.moves[i].gain = gain.unwrap_or(QUIET);
             let s = if Some(m) == tt_move {
                 1 << 30
-            } else if let Some(v) = self.capture_value(pos, m) {
+            } else if let Some(v) = gain {
                 let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index());
                 #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
                 let a = attacker as i32;
@@ -223,7 +236,7 @@ impl<P: Position> Searcher<'_, P> {
             } else {
                 0
             };
-            self.moves[i].1 = s;
+            self.moves[i].score = s;
         }
     }
 
@@ -239,15 +252,15 @@ impl<P: Position> Searcher<'_, P> {
     }
 
     /// Swaps the best-scored move from `i` on into `i` and returns it.
-    fn pick(&mut self, i: usize) -> Move {
+    fn pick(&mut self, i: usize) -> Scored {
         let mut best = i;
         for j in i + 1..self.moves.len() {
-            if self.moves[j].1 > self.moves[best].1 {
+            if self.moves[j].score > self.moves[best].score {
                 best = j;
             }
         }
         self.moves.swap(i, best);
-        self.moves[i].0
+        self.moves[i]
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -273,9 +286,9 @@ impl<P: Position> Searcher<'_, P> {
         let tt_move = self.e.tt.probe(pos.hash()).and_then(|h| h.mv);
         self.score_moves(pos, base, tt_move, 0);
         // Stable sort: equal scores keep generation order, so the order is reproducible.
-        let mut scored: Vec<(Move, i32)> = self.moves.drain(base..).collect();
-        scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-        self.root_moves = scored.into_iter().map(|(m, _)| m).collect();
+        let mut scored: Vec<Scored> = self.moves.drain(base..).collect();
+        scored.sort_by_key(|e| std::cmp::Reverse(e.score));
+        self.root_moves = scored.into_iter().map(|e| e.m).collect();
         if self.root_moves.is_empty() {
             let score = if pos.is_check() { Score::Mate(0) } else { Score::Cp(0) };
             return Report { depth: 0, seldepth: 0, score, nodes: 0, elapsed: self.start.elapsed(), pv: Vec::new() };
@@ -522,8 +535,8 @@ impl<P: Position> Searcher<'_, P> {
             usize::MAX
         };
         for i in 0..n {
-            let m = self.pick(base + i);
-            let quiet = self.capture_value(pos, m).is_none();
+            let Scored { m, gain, .. } = self.pick(base + i);
+            let quiet = gain == QUIET;
             let mut next = pos.clone();
             next.play_unchecked(m);
             let gives_check = next.is_check();
@@ -649,7 +662,7 @@ impl<P: Position> Searcher<'_, P> {
         // Keep captures and promotions (all moves in check), scored by MVV-LVA and pruned by delta.
         let mut k = base;
         for i in base..self.moves.len() {
-            let m = self.moves[i].0;
+            let m = self.moves[i].m;
             let gain = self.capture_value(pos, m);
             if !in_check && gain.is_none_or(|g| stand + g + 200 <= alpha && m.promotion().is_none()) {
                 continue;
@@ -657,12 +670,12 @@ impl<P: Position> Searcher<'_, P> {
             let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index());
             #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
             let s = gain.unwrap_or(-1) * 16 - attacker as i32;
-            self.moves[k] = (m, s);
+            self.moves[k] = Scored { m, score: s, gain: gain.unwrap_or(QUIET) };
             k += 1;
         }
         self.moves.truncate(k);
         for i in base..k {
-            let m = self.pick(i);
+            let m = self.pick(i).m;
             let mut next = pos.clone();
             next.play_unchecked(m);
             let score = -self.qsearch(&next, -beta, -alpha, ply + 1);

@@ -146,7 +146,7 @@ impl Options {
             "plain" => self.engine.plain = value.eq_ignore_ascii_case("true"),
             "param" => {
                 // Check it before keeping it.
-                stackchess_search::EvalParams::default().set_pair(value)?;
+                SearchConfig::default().set_pair(value)?;
                 self.engine.param.push(value.to_owned());
             }
             "params" => self.engine.params = if value.is_empty() { None } else { Some(value.into()) },
