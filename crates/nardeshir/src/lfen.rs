@@ -153,6 +153,9 @@ fn parse_ep<const L: usize, V: Variant<L>>(b: &Board<L, V>, s: &str) -> Result<O
         return Ok(None);
     }
     let cell = Cell::parse(s, L).map_err(|err| e(LfenField::EnPassant, err.to_string()))?;
+    if !b.t.rules.pawn.double_step {
+        return Err(e(LfenField::EnPassant, format!("{} has no double step, so no en-passant cell", b.t.rules.name)));
+    }
     let mover = b.turn.other();
     let occ = b.occupied();
     // The mover's pawn double-stepped over `cell`: find the step it took.
