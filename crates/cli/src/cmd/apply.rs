@@ -1,6 +1,7 @@
 //! `stackchess apply`.
 
 use crate::common::PositionArgs;
+use std::io::Write as _;
 use anyhow::{bail, Result};
 use stackchess_core::{parse_move, Position};
 use stackchess_variants::WithPosition;
@@ -20,6 +21,7 @@ struct Run<'a>(&'a Args);
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
     fn call<P: Position>(self) -> Result<()> {
+        let mut out = std::io::stdout().lock();
         let mut pos: P = self.0.pos.position()?;
         for (i, text) in self.0.moves.iter().enumerate() {
             match parse_move(&pos, text) {
@@ -27,7 +29,7 @@ impl WithPosition for Run<'_> {
                 Err(e) => bail!("move {} ('{text}') is not legal in {}: {}", i + 1, pos.to_lfen(), e.reason),
             }
         }
-        println!("{}", pos.to_lfen());
+        writeln!(out, "{}", pos.to_lfen())?;
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! `stackchess moves`.
 
 use crate::common::PositionArgs;
+use std::io::Write as _;
 use anyhow::Result;
 use stackchess_core::{coord, san, Position};
 use stackchess_variants::WithPosition;
@@ -17,9 +18,10 @@ struct Run<'a>(&'a Args);
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
     fn call<P: Position>(self) -> Result<()> {
+        let mut out = std::io::stdout().lock();
         let pos: P = self.0.pos.position()?;
         for m in pos.moves() {
-            println!("{} {}", coord::<P>(m), san(&pos, m));
+            writeln!(out, "{} {}", coord::<P>(m), san(&pos, m))?;
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! `stackchess perft`.
 
 use crate::common::PositionArgs;
+use std::io::Write as _;
 use anyhow::Result;
 use stackchess_core::{coord, perft_divide, Position};
 use stackchess_variants::WithPosition;
@@ -23,17 +24,18 @@ struct Run<'a>(&'a Args);
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
     fn call<P: Position>(self) -> Result<()> {
+        let mut out = std::io::stdout().lock();
         let a = self.0;
         let pos: P = a.pos.position()?;
         if a.divide && a.depth > 0 {
             let mut total = 0;
             for (m, n) in perft_divide(&pos, a.depth) {
-                println!("{} {n}", coord::<P>(m));
+                writeln!(out, "{} {n}", coord::<P>(m))?;
                 total += n;
             }
-            println!("{total}");
+            writeln!(out, "{total}")?;
         } else {
-            println!("{}", pos.perft(a.depth));
+            writeln!(out, "{}", pos.perft(a.depth))?;
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! `stackchess show`: the levels side by side, with coordinates.
 
 use crate::common::PositionArgs;
+use std::io::Write as _;
 use anyhow::Result;
 use stackchess_core::{Cell, Game, Position};
 use stackchess_variants::WithPosition;
@@ -56,8 +57,9 @@ struct Run<'a>(&'a Args);
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
     fn call<P: Position>(self) -> Result<()> {
+        let mut out = std::io::stdout().lock();
         let pos: P = self.0.pos.position()?;
-        print!("{}", draw(&pos));
+        write!(out, "{}", draw(&pos))?;
         Ok(())
     }
 }
