@@ -164,22 +164,10 @@ mod tests {
             white: "default".into(),
             black: "default".into(),
             start_lfen: "8/8/8/8/8/8/8/8 w - - 0 1".into(),
-            moves: String::new(),
             result: result.into(),
             termination: "checkmate".into(),
             plies: 2,
-            material_white: 0,
-            material_black: 0,
-            level_changes_white: 0,
-            level_changes_black: 0,
-            captures_white: 0,
-            captures_black: 0,
-            checks_white: 0,
-            checks_black: 0,
-            nodes: 0,
-            duration_ms: 0,
-            settings: String::new(),
-            version: String::new(),
+            ..GameRecord::default()
         }
     }
 

@@ -246,31 +246,12 @@ pub fn run<P: Position>(
     progress.begin(cfg.games, count);
 
     let base = GameRecord {
-        game_id: String::new(),
         run_key: run_key.clone(),
         variant: P::variant_name().to_owned(),
         seed: cfg.seed,
-        index: 0,
-        pair: 0,
-        white: String::new(),
-        black: String::new(),
-        start_lfen: String::new(),
-        moves: String::new(),
-        result: String::new(),
-        termination: String::new(),
-        plies: 0,
-        material_white: 0,
-        material_black: 0,
-        level_changes_white: 0,
-        level_changes_black: 0,
-        captures_white: 0,
-        captures_black: 0,
-        checks_white: 0,
-        checks_black: 0,
-        nodes: 0,
-        duration_ms: 0,
         settings: cfg.settings_column(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
+        ..GameRecord::default()
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

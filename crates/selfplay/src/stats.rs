@@ -499,31 +499,15 @@ mod tests {
     #[test]
     fn tally_counts_from_a_s_side_and_pairs_games() {
         let rec = |index: u64, white: &str, result: &str| GameRecord {
-            game_id: String::new(),
-            run_key: String::new(),
             variant: "fide".into(),
-            seed: 0,
             index,
             pair: index / 2,
             white: white.into(),
             black: if white == "A" { "B".into() } else { "A".into() },
-            start_lfen: String::new(),
-            moves: String::new(),
             result: result.into(),
             termination: "checkmate".into(),
             plies: 10,
-            material_white: 0,
-            material_black: 0,
-            level_changes_white: 0,
-            level_changes_black: 0,
-            captures_white: 0,
-            captures_black: 0,
-            checks_white: 0,
-            checks_black: 0,
-            nodes: 0,
-            duration_ms: 0,
-            settings: String::new(),
-            version: String::new(),
+            ..GameRecord::default()
         };
         let mut t = Tally::new(true);
         // Pair 0: A wins with White, then wins with Black (WW). Pair 1: A wins, then draws (WD).
