@@ -5,6 +5,7 @@
 //! Each bench checks its count before timing, so a fast wrong generator cannot pass.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use stackchess_air_attack::AirAttack;
 use stackchess_core::Position;
 use stackchess_malka::Malka;
 use stackchess_traditional::{Fide, Traditional};
@@ -66,6 +67,7 @@ fn variants(c: &mut Criterion) {
     variant_bench::<Fide>(c, 4);
     variant_bench::<Malka>(c, 3);
     variant_bench::<Traditional>(c, 3);
+    variant_bench::<AirAttack>(c, 3);
 }
 
 fn fide_side_by_side(c: &mut Criterion) {

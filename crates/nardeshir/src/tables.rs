@@ -129,9 +129,8 @@ impl<const L: usize> Tables<L> {
                 })
                 .collect()
         });
-        let double_from = [0, 1].map(|c: usize| {
-            (0..n).map(Cell::from_index).filter(|x| !pawn_doubles[c][x.index()].is_empty()).collect()
-        });
+        let double_from = [0, 1]
+            .map(|c: usize| (0..n).map(Cell::from_index).filter(|x| !pawn_doubles[c][x.index()].is_empty()).collect());
         let rank_cells = |rank: usize, level: Option<usize>| -> Bitboard<L> {
             (0..n).map(Cell::from_index).filter(|c| c.rank() == rank && level.is_none_or(|l| c.level() == l)).collect()
         };

@@ -15,20 +15,76 @@ fn err<P: Position>(lfen: &str) -> (LfenField, String) {
 fn malformed_positions_name_the_field() {
     let cases: [(&str, LfenField, &str); 15] = [
         ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8", LfenField::Fields, "4 or 6"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1 x", LfenField::Fields, "found 7"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNX|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -", LfenField::Level(1), "'X' is not a piece"),
-        ("8/8/8/8/8/8/PPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -", LfenField::Level(1), "rank 2 has 7 cells"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/1p7 w - -", LfenField::Level(3), "more than 8"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -", LfenField::Placement, "the placement has 2"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/K7|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -", LfenField::Placement, "white has 2 kings"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQ1BNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -", LfenField::Placement, "white has 0 kings"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 x - -", LfenField::Side, "'w' or 'b'"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KZ -", LfenField::Castling, "'Z'"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBN1|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w K -", LfenField::Castling, "no white rook"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - 2e3", LfenField::EnPassant, "double-stepped"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - 9z9", LfenField::EnPassant, "bad cell"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - - x 1", LfenField::Halfmove, "'x'"),
-        ("8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - - 0", LfenField::Fields, "found 5"),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1 x",
+            LfenField::Fields,
+            "found 7",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNX|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -",
+            LfenField::Level(1),
+            "'X' is not a piece",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -",
+            LfenField::Level(1),
+            "rank 2 has 7 cells",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/1p7 w - -",
+            LfenField::Level(3),
+            "more than 8",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -",
+            LfenField::Placement,
+            "the placement has 2",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/K7|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -",
+            LfenField::Placement,
+            "white has 2 kings",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQ1BNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - -",
+            LfenField::Placement,
+            "white has 0 kings",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 x - -",
+            LfenField::Side,
+            "'w' or 'b'",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KZ -",
+            LfenField::Castling,
+            "'Z'",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBN1|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w K -",
+            LfenField::Castling,
+            "no white rook",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - 2e3",
+            LfenField::EnPassant,
+            "double-stepped",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - 9z9",
+            LfenField::EnPassant,
+            "bad cell",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - - x 1",
+            LfenField::Halfmove,
+            "'x'",
+        ),
+        (
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - - 0",
+            LfenField::Fields,
+            "found 5",
+        ),
     ];
     for (lfen, field, needle) in cases {
         let (f, text) = err::<Traditional>(lfen);
