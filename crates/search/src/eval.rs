@@ -26,6 +26,8 @@ pub(crate) struct Evaluator {
     cells: usize,
     /// Per colour: steps done toward promotion, per cell (for passed pawns).
     progress: [Vec<i32>; 2],
+    /// Distance of each cell from the centre of the stack, in half steps (for mop-up).
+    edge: Vec<i32>,
     p: EvalParams,
 }
 
@@ -48,6 +50,7 @@ impl Evaluator {
         let mut mg = vec![0; 12 * cells];
         let mut eg = vec![0; 12 * cells];
         let mut progress = [vec![0; cells], vec![0; cells]];
+        let mut edge = vec![0; cells];
         #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
         let lv_span = (levels as i32 - 1) * p.center_level_pct;
         #[allow(clippy::needless_range_loop)]
@@ -61,6 +64,7 @@ impl Evaluator {
             let d = ((2 * f - 7).abs() + (2 * r - 7).abs()) * 100 + dl;
             let closeness = |w: i32| -> i32 { (w * (1400 + lv_span - d) + 100) / 200 };
             let file_closeness = (7 - (2 * f - 7).abs()) / 2;
+            edge[i] = d / 100;
             for color in Color::ALL {
                 // The same cell seen from this side: its rank and level counted from its own home.
                 let (own_rank, home_l, promo_l) = match color {
@@ -91,7 +95,7 @@ impl Evaluator {
                 }
             }
         }
-        Evaluator { mg, eg, cells, progress, p: p.clone() }
+        Evaluator { mg, eg, cells, progress, edge, p: p.clone() }
     }
 
     /// Material value of a role (0 for the king).
@@ -109,6 +113,8 @@ impl Evaluator {
         let mut pieces = [false; 2];
         let mut count = 0;
         let mut minors = 0;
+        let mut material = [0i32; 2];
+        let mut kings = [Cell::from_index(0); 2];
         // Absolute ranks: the highest black pawn and the lowest white pawn per file.
         let mut black_max = [-1i32; 8];
         let mut white_min = [8i32; 8];
@@ -121,6 +127,7 @@ impl Evaluator {
             eg[ci] += self.eg[k];
             phase += PHASE[role.index()];
             count += 1;
+            material[ci] += self.value(role);
             match role {
                 Role::Pawn => {
                     #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
@@ -137,7 +144,7 @@ impl Evaluator {
                         npawns[ci] += 1;
                     }
                 }
-                Role::King => {}
+                Role::King => kings[ci] = c,
                 _ => {
                     pieces[ci] = true;
                     if role == Role::Bishop {
@@ -174,6 +181,18 @@ impl Evaluator {
             if bishops[ci] >= 2 {
                 mg[ci] += self.p.bishop_pair;
                 eg[ci] += self.p.bishop_pair;
+            }
+        }
+        // Mop-up: drive the bare king to the edge and bring ours near.
+        for ci in 0..2 {
+            let them = 1 - ci;
+            if npawns[them] == 0 && material[ci] - material[them] >= self.p.value[3] {
+                let (a, b) = (kings[ci], kings[them]);
+                let dist =
+                    a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank())).max(a.level().abs_diff(b.level()));
+                #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+                let near = 7 - dist.min(7) as i32;
+                eg[ci] += self.p.mopup * self.edge[b.index()] + self.p.mopup_kings * near;
             }
         }
         let ph = phase.min(PHASE_MAX);

@@ -70,6 +70,11 @@ pub struct EvalParams {
     pub bishop_pair: i32,
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// Mop-up, when one side is a rook's worth ahead and the other has no pawn: cp per half step
+    /// the losing king stands from the centre of the stack.
+    pub mopup: i32,
+    /// Mop-up: cp per king step the winning king stands nearer the losing one (out of 7).
+    pub mopup_kings: i32,
     /// cp per legal move more than the opponent (0 = off; costs two move generations per evaluation).
     pub mobility: i32,
     /// Whether pawns promote on the last rank of any level (Air Attack) rather than only on the
@@ -85,7 +90,7 @@ impl Default for EvalParams {
 
 impl EvalParams {
     /// Every key, in the order [`EvalParams::describe`] writes them.
-    pub const KEYS: [&'static str; 20] = [
+    pub const KEYS: [&'static str; 22] = [
         "value.pawn",
         "value.knight",
         "value.bishop",
@@ -104,6 +109,8 @@ impl EvalParams {
         "passed",
         "bishop_pair",
         "tempo",
+        "mopup",
+        "mopup_kings",
         "mobility",
         "promo_any_level",
     ];
@@ -123,6 +130,8 @@ impl EvalParams {
             passed: 12,
             bishop_pair: 30,
             tempo: 10,
+            mopup: 5,
+            mopup_kings: 10,
             mobility: 0,
             promo_any_level: false,
         };
@@ -180,6 +189,8 @@ impl EvalParams {
                 "passed" => &mut self.passed,
                 "bishop_pair" => &mut self.bishop_pair,
                 "tempo" => &mut self.tempo,
+                "mopup" => &mut self.mopup,
+                "mopup_kings" => &mut self.mopup_kings,
                 "mobility" => &mut self.mobility,
                 _ => return Err(ParamError::UnknownKey { key: key.to_owned(), known: Self::KEYS.join(", ") }),
             }
@@ -241,6 +252,8 @@ impl EvalParams {
             "passed" => self.passed,
             "bishop_pair" => self.bishop_pair,
             "tempo" => self.tempo,
+            "mopup" => self.mopup,
+            "mopup_kings" => self.mopup_kings,
             "mobility" => self.mobility,
             _ => return None,
         };

@@ -137,10 +137,15 @@ fn fide_queen_ending_is_mated_not_stalemated() {
 }
 
 #[test]
-fn malka_won_ending_is_never_stalemated() {
-    // Two rooks against a bare king: whatever happens, the side ahead never stalemates.
-    let start = "8/8/8/8/8/8/8/R3K2R|8/8/8/8/8/8/8/8|8/8/8/3k4/8/8/8/8 w - - 0 1";
-    let (end, plies) = play_out::<Malka>(start, Limits::nodes(20_000), 60);
-    eprintln!("{start}: {end:?} after {plies} plies");
-    assert!(matches!(end, None | Some(Termination::Checkmate)), "ended {end:?} after {plies} plies");
+fn malka_won_endings_are_mated_not_stalemated() {
+    // The Malka queen is a one-step piece, yet king and queen still mate, as do two rooks.
+    for start in [
+        "8/8/8/8/8/8/8/3QK3|8/8/8/8/8/8/8/8|8/8/8/3k4/8/8/8/8 w - - 0 1",
+        "8/8/8/8/8/8/8/4K3|8/8/8/3k4/8/8/8/8|8/8/8/8/8/8/3Q4/8 w - - 0 1",
+        "8/8/8/8/8/8/8/R3K2R|8/8/8/8/8/8/8/8|8/8/8/3k4/8/8/8/8 w - - 0 1",
+    ] {
+        let (end, plies) = play_out::<Malka>(start, Limits::nodes(20_000), 120);
+        eprintln!("{start}: {end:?} after {plies} plies");
+        assert_eq!(end, Some(Termination::Checkmate), "{start}: ended {end:?} after {plies} plies");
+    }
 }
