@@ -146,6 +146,9 @@ fn parse_castling<const L: usize, V: Variant<L>>(b: &Board<L, V>, s: &str) -> Re
                 format!("right '{ch}' but no {color} rook is on {}", cm.rook_from.display(L > 1)),
             ));
         }
+        if rights.0 & Castling::bit(color, long) != 0 {
+            return Err(e(LfenField::Castling, format!("right '{ch}' is given twice")));
+        }
         rights.0 |= Castling::bit(color, long);
     }
     Ok(rights)
