@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
+        /// The cause (part of the message, so not also a `source`).
+        error: std::io::Error,
     },
     /// A record file or game file is damaged before its last record.
     #[error("{}, line {line}: {message} (the file is damaged; repair or remove it)", path.display())]
@@ -65,8 +65,8 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn io(path: &Path, source: std::io::Error) -> Error {
-        Error::Io { path: path.to_owned(), source }
+    pub(crate) fn io(path: &Path, error: std::io::Error) -> Error {
+        Error::Io { path: path.to_owned(), error }
     }
     pub(crate) fn corrupt(path: &Path, line: u64, message: impl Into<String>) -> Error {
         Error::Corrupt { path: path.to_owned(), line, message: message.into() }
