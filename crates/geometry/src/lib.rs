@@ -7,6 +7,9 @@ mod bitboard;
 mod cell;
 mod dir;
 mod magic;
+/// The magic-number search, shared with the build script (which alone calls the search itself).
+#[allow(dead_code)]
+mod magic_search;
 mod rays;
 
 pub use bitboard::{Bitboard, Cells};
