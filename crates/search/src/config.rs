@@ -26,6 +26,9 @@ pub struct SearchConfig {
     pub rfp: bool,
     /// Futility pruning of quiet moves at depth 1–2, and late-move pruning.
     pub futility: bool,
+    /// Static exchange evaluation: losing captures are ordered after the quiet moves and left out
+    /// of the quiescence search.
+    pub see: bool,
     /// Quiescence search: captures and promotions, all moves when in check. Without it, the
     /// horizon node returns the static evaluation.
     pub quiescence: bool,
@@ -48,6 +51,7 @@ impl SearchConfig {
             check_extension: true,
             rfp: true,
             futility: true,
+            see: true,
             quiescence: true,
             eval: EvalParams::for_variant(name),
         }
@@ -57,7 +61,7 @@ impl SearchConfig {
     /// the root only), MVV-LVA capture ordering, quiescence search (captures, promotions, check
     /// evasions), mate-distance scores, repetition and 50-move draws, and the same evaluation as
     /// the full engine. No transposition table, PVS, aspiration, null move, LMR, killers, history,
-    /// check extension or pruning.
+    /// check extension, pruning or SEE.
     #[must_use]
     pub fn plain(name: &str) -> Self {
         SearchConfig {
@@ -71,6 +75,7 @@ impl SearchConfig {
             check_extension: false,
             rfp: false,
             futility: false,
+            see: false,
             quiescence: true,
             eval: EvalParams::for_variant(name),
         }
@@ -101,6 +106,7 @@ impl SearchConfig {
             "check_extension" => &mut self.check_extension,
             "rfp" => &mut self.rfp,
             "futility" => &mut self.futility,
+            "see" => &mut self.see,
             "quiescence" => &mut self.quiescence,
             _ => return None,
         })
@@ -177,6 +183,7 @@ impl SearchConfig {
             (self.check_extension, "checkext"),
             (self.rfp, "rfp"),
             (self.futility, "futility"),
+            (self.see, "see"),
             (self.quiescence, "qs"),
         ];
         let on: Vec<&str> = flags.iter().filter(|f| f.0).map(|f| f.1).collect();

@@ -3,15 +3,18 @@
 
 use crate::eval::{Eval, Evaluator};
 use crate::score::{INF, MATE, MATE_BOUND};
+use crate::see::see;
 use crate::tt::{Bound, Tt};
 use crate::{Limits, Report, Score, SearchConfig};
-use stackchess_core::{Move, MoveList, Position};
+use stackchess_core::{Move, MoveList, Position, Role};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Deepest ply the tree may reach (quiescence included).
 const MAX_PLY: usize = 128;
+/// What the king counts as when it captures (SEE, ordering).
+const KING_VALUE: i32 = 2_000;
 /// Deepest iteration when no depth limit is given.
 const MAX_DEPTH: u32 = 100;
 
@@ -223,10 +226,7 @@ impl<P: Position> Searcher<'_, P> {
             let s = if Some(m) == tt_move {
                 1 << 30
             } else if let Some(v) = gain {
-                let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index());
-                #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-                let a = attacker as i32;
-                (1 << 28) + v * 16 - a
+                (1 << 28) + v * 64 - self.attacker_value(pos, m) / 16
             } else if killers[0] == Some(m) {
                 (1 << 27) + 1
             } else if killers[1] == Some(m) {
@@ -243,11 +243,41 @@ impl<P: Position> Searcher<'_, P> {
     /// Material gained by a capture or promotion (`None` for a quiet move).
     fn capture_value(&self, pos: &P, m: Move) -> Option<i32> {
         let victim = pos.captured(m).map(|r| self.e.evaluator.value(r));
-        let promo =
-            m.promotion().map(|r| self.e.evaluator.value(r) - self.e.evaluator.value(stackchess_core::Role::Pawn));
+        let promo = m.promotion().map(|r| self.e.evaluator.value(r) - self.e.evaluator.value(Role::Pawn));
         match (victim, promo) {
             (None, None) => None,
             (v, p) => Some(v.unwrap_or(0) + p.unwrap_or(0)),
+        }
+    }
+
+    /// Value of the moving piece (the king counts as [`KING_VALUE`]).
+    fn attacker_value(&self, pos: &P, m: Move) -> i32 {
+        pos.piece_at(m.from())
+            .map_or(0, |p| if p.role == Role::King { KING_VALUE } else { self.e.evaluator.value(p.role) })
+    }
+
+    /// Whether a capture gaining `gain` with a piece worth `attacker` loses material by SEE (only
+    /// computed when the attacker is worth more than the gain).
+    fn losing_capture(&self, pos: &P, m: Move, gain: i32, attacker: i32) -> bool {
+        self.e.config.see
+            && attacker > gain
+            && m.promotion().is_none()
+            && see(pos, m, |r| self.e.evaluator.value(r), KING_VALUE) < 0
+    }
+
+    /// [`Self::pick`], but a capture that loses material by SEE is first moved behind the quiet
+    /// moves (SEE is computed only when such a capture comes up).
+    fn pick_main(&mut self, pos: &P, i: usize, tt_move: Option<Move>) -> Scored {
+        loop {
+            let e = self.pick(i);
+            if e.gain == QUIET || e.score < 1 << 28 || Some(e.m) == tt_move {
+                return e;
+            }
+            let a = self.attacker_value(pos, e.m);
+            if !self.losing_capture(pos, e.m, e.gain, a) {
+                return e;
+            }
+            self.moves[i].score = -(1 << 20) + e.gain * 64 - a / 16;
         }
     }
 
@@ -535,7 +565,7 @@ impl<P: Position> Searcher<'_, P> {
             usize::MAX
         };
         for i in 0..n {
-            let Scored { m, gain, .. } = self.pick(base + i);
+            let Scored { m, gain, .. } = self.pick_main(pos, base + i, tt_move);
             let quiet = gain == QUIET;
             let mut next = pos.clone();
             next.play_unchecked(m);
@@ -667,15 +697,16 @@ impl<P: Position> Searcher<'_, P> {
             if !in_check && gain.is_none_or(|g| stand + g + 200 <= alpha && m.promotion().is_none()) {
                 continue;
             }
-            let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index());
-            #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-            let s = gain.unwrap_or(-1) * 16 - attacker as i32;
+            let s = gain.unwrap_or(-1) * 64 - self.attacker_value(pos, m) / 16;
             self.moves[k] = Scored { m, score: s, gain: gain.unwrap_or(QUIET) };
             k += 1;
         }
         self.moves.truncate(k);
         for i in base..k {
-            let m = self.pick(i).m;
+            let Scored { m, gain, .. } = self.pick(i);
+            if !in_check && gain != QUIET && self.losing_capture(pos, m, gain, self.attacker_value(pos, m)) {
+                continue;
+            }
             let mut next = pos.clone();
             next.play_unchecked(m);
             let score = -self.qsearch(&next, -beta, -alpha, ply + 1);

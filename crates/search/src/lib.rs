@@ -13,6 +13,7 @@ mod epd;
 mod eval;
 mod params;
 mod score;
+mod see;
 mod tt;
 
 pub use bench::{bench_depth, bench_positions};

@@ -1,0 +1,59 @@
+//! Search speed per variant: the `stackchess bench` workload (start position plus the fixed bench
+//! positions) at a reduced depth, reported as nodes per second (criterion's elements/s).
+//!
+//! The node count of each workload is measured once before timing (it is deterministic) and
+//! checked on every timed run, so a change in search behaviour cannot pass as a change in speed.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use stackchess_core::Position;
+use stackchess_search::{bench_positions, Engine, Limits, SearchConfig};
+use stackchess_variants::{AirAttack, Fide, Malka, Traditional};
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+
+/// Depth of the timed searches per variant (lower than `stackchess bench` to keep runs short).
+fn depth(name: &str) -> u32 {
+    if name == "fide" {
+        8
+    } else {
+        5
+    }
+}
+
+/// Searches every workload position after `new_game`; returns the total node count.
+fn workload<P: Position>(engine: &mut Engine<P>, positions: &[P], depth: u32) -> u64 {
+    let stop = AtomicBool::new(false);
+    positions
+        .iter()
+        .map(|p| {
+            engine.new_game();
+            engine.search(p, &[], &Limits::depth(depth), &stop, &mut |_| {}).nodes
+        })
+        .sum()
+}
+
+fn bench_variant<P: Position>(c: &mut Criterion) {
+    let name = P::variant_name();
+    let mut positions = vec![P::startpos()];
+    positions.extend(bench_positions(name).iter().map(|t| P::from_lfen(t).expect("bench position")));
+    let d = depth(name);
+    let mut engine = Engine::<P>::new(SearchConfig::for_variant(name));
+    let nodes = workload(&mut engine, &positions, d);
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function(BenchmarkId::new(name, format!("depth {d}")), |b| {
+        b.iter(|| assert_eq!(black_box(workload(&mut engine, &positions, d)), nodes));
+    });
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    bench_variant::<Malka>(c);
+    bench_variant::<Traditional>(c);
+    bench_variant::<Fide>(c);
+    bench_variant::<AirAttack>(c);
+}
+
+criterion_group!(search, benches);
+criterion_main!(search);
