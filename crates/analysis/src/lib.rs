@@ -1,0 +1,119 @@
+//! Balance analysis of self-play records: loading, statistics, comparisons, piece values and
+//! an HTML report.
+//!
+//! The only crate of the workspace that depends on polars: polars loads, de-duplicates,
+//! groups, aggregates and writes the tables; the statistics are plain functions in [`stats`],
+//! tested against hand-computed values. Input is the `games.csv` of self-play output
+//! directories (see [`load`]).
+
+pub mod compare;
+pub mod error;
+pub mod load;
+pub mod openings;
+pub mod pieces;
+pub mod report;
+pub mod stats;
+pub mod summary;
+pub mod svg;
+pub mod table;
+
+pub use compare::{compare, Comparison};
+pub use error::{AnalysisError, Result};
+pub use load::{load, GameRow, Games};
+pub use pieces::{PieceOptions, PieceValues};
+pub use report::Report;
+pub use table::{render, write_all, Format, Table};
+
+/// What [`analyse`] computes besides the always-present results, lengths and terminations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Prefix lengths for opening diversity (empty: no openings table).
+    pub opening_plies: Vec<usize>,
+    /// Piece-value estimation, if wanted.
+    pub pieces: Option<PieceOptions>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { opening_plies: openings::DEFAULT_PLIES.to_vec(), pieces: Some(PieceOptions::default()) }
+    }
+}
+
+/// Everything `stackchess stats` shows.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The games.
+    pub rows: Vec<GameRow>,
+    /// Tables: summary, lengths, terminations, then openings and pieces when asked for.
+    pub tables: Vec<Table>,
+    /// Piece values per variant, when asked for.
+    pub pieces: Option<Vec<PieceValues>>,
+}
+
+/// Computes the tables of a set of games.
+///
+/// # Errors
+/// A polars error.
+pub fn analyse(games: &Games, opts: &Options) -> Result<Analysis> {
+    let rows = games.rows()?;
+    let mut tables = vec![
+        summary::results_table(games, &rows)?,
+        summary::lengths_table(games)?,
+        summary::terminations_table(games)?,
+    ];
+    if !opts.opening_plies.is_empty() {
+        tables.push(openings::openings_table(&rows, &opts.opening_plies)?);
+    }
+    let pieces = opts.pieces.map(|p| pieces::piece_values(&rows, p));
+    if let (Some(values), Some(p)) = (&pieces, opts.pieces) {
+        tables.push(pieces::pieces_table(values, p)?);
+    }
+    Ok(Analysis { rows, tables, pieces })
+}
+
+/// The comparison of two sets, and the analysis of both side by side with their variant names
+/// prefixed by `A: ` and `B: ` (piece values are estimated per set).
+///
+/// # Errors
+/// A set without games, or a polars error.
+pub fn compare_sets(a: &Games, b: &Games, opts: &Options) -> Result<(Comparison, Analysis)> {
+    let (ra, rb) = (a.rows()?, b.rows()?);
+    let comparison =
+        compare(&ra, &rb).ok_or_else(|| AnalysisError::NoGames { inputs: "one of the two sets".into() })?;
+    let mut pieces = Vec::new();
+    if let Some(p) = opts.pieces {
+        for (label, rows) in [("A", &ra), ("B", &rb)] {
+            for mut pv in pieces::piece_values(rows, p) {
+                pv.variant = format!("{label}: {}", pv.variant);
+                pieces.push(pv);
+            }
+        }
+    }
+    let mut both = a.labelled("A")?;
+    both.df.vstack_mut(&b.labelled("B")?.df)?;
+    both.files.extend(b.files.iter().cloned());
+    both.duplicates += b.duplicates;
+    let mut analysis = analyse(&both, &Options { pieces: None, ..opts.clone() })?;
+    if let Some(p) = opts.pieces {
+        analysis.tables.push(pieces::pieces_table(&pieces, p)?);
+        analysis.pieces = Some(pieces);
+    }
+    Ok((comparison, analysis))
+}
+
+impl Analysis {
+    /// The HTML report of this analysis (and of a comparison, if given).
+    ///
+    /// # Errors
+    /// A polars error.
+    pub fn report(&self, title: &str, notes: Vec<String>, comparison: Option<&Comparison>) -> Result<String> {
+        report::html(&Report {
+            title: title.to_owned(),
+            notes,
+            rows: &self.rows,
+            tables: self.tables.clone(),
+            pieces: self.pieces.as_deref(),
+            comparison,
+        })
+    }
+}

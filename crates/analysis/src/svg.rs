@@ -1,0 +1,264 @@
+//! Small inline SVG charts for the HTML report: stacked bars, dot-and-whisker intervals,
+//! histograms. Plain strings, no scripts, no external resources.
+
+use std::fmt::Write as _;
+
+/// Escapes text for HTML and SVG.
+#[must_use]
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// A categorical palette (colour-blind friendly, Okabe–Ito).
+pub const PALETTE: [&str; 8] = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"];
+
+const LABEL_W: f64 = 230.0;
+const PLOT_W: f64 = 520.0;
+const ROW_H: f64 = 26.0;
+const TOP: f64 = 30.0;
+
+fn open(w: f64, h: f64, title: &str) -> String {
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img"><title>{}</title>"#,
+        esc(title)
+    )
+}
+
+fn label(out: &mut String, y: f64, text: &str) {
+    let short: String =
+        if text.chars().count() > 34 { text.chars().take(33).chain(['…']).collect() } else { text.into() };
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{}" text-anchor="end" class="lbl">{}<title>{}</title></text>"#,
+        LABEL_W - 8.0,
+        y + ROW_H / 2.0 + 4.0,
+        esc(&short),
+        esc(text)
+    );
+}
+
+/// One horizontal bar of stacked segments.
+pub struct StackedRow {
+    /// Row label.
+    pub label: String,
+    /// Segment sizes (any unit; the bar is scaled to 100%).
+    pub parts: Vec<f64>,
+}
+
+/// Horizontal 100% stacked bars with a legend; `colours[i]` paints segment `i`.
+#[must_use]
+pub fn stacked_bars(title: &str, rows: &[StackedRow], names: &[&str], colours: &[&str]) -> String {
+    let legend_rows = names.len().div_ceil(4) as f64;
+    let h = TOP + rows.len() as f64 * ROW_H + 22.0 * legend_rows + 14.0;
+    let mut s = open(LABEL_W + PLOT_W + 20.0, h, title);
+    let _ = write!(s, r#"<text x="0" y="16" class="ttl">{}</text>"#, esc(title));
+    for (i, r) in rows.iter().enumerate() {
+        let y = TOP + i as f64 * ROW_H;
+        label(&mut s, y, &r.label);
+        let total: f64 = r.parts.iter().sum();
+        let mut x = LABEL_W;
+        for (j, &p) in r.parts.iter().enumerate() {
+            if total <= 0.0 || p <= 0.0 {
+                continue;
+            }
+            let w = PLOT_W * p / total;
+            let fill = colours[j % colours.len()];
+            let pct = 100.0 * p / total;
+            let _ = write!(
+                s,
+                r##"<rect class="seg" x="{x:.1}" y="{:.1}" width="{w:.1}" height="{:.1}" fill="{fill}" stroke="#333" stroke-width="0.5"><title>{}: {} ({pct:.1}%)</title></rect>"##,
+                y + 3.0,
+                ROW_H - 6.0,
+                esc(names.get(j).copied().unwrap_or("")),
+                p
+            );
+            if w > 34.0 {
+                let dark = matches!(fill, "#3a3a3a" | "#0072B2" | "#009E73" | "#D55E00" | "#CC79A7");
+                let _ = write!(
+                    s,
+                    r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" class="val" fill="{}">{pct:.0}%</text>"#,
+                    x + w / 2.0,
+                    y + ROW_H / 2.0 + 4.0,
+                    if dark { "#fff" } else { "#111" }
+                );
+            }
+            x += w;
+        }
+    }
+    let ly = TOP + rows.len() as f64 * ROW_H + 16.0;
+    for (j, n) in names.iter().enumerate() {
+        let (col, row) = ((j % 4) as f64, (j / 4) as f64);
+        let (x, y) = (LABEL_W + col * 130.0, ly + row * 22.0);
+        let _ = write!(
+            s,
+            r##"<rect x="{x}" y="{}" width="12" height="12" fill="{}" stroke="#333" stroke-width="0.5"/><text x="{}" y="{}" class="lbl">{}</text>"##,
+            y - 10.0,
+            colours[j % colours.len()],
+            x + 16.0,
+            y,
+            esc(n)
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// One estimate with its interval.
+pub struct IntervalRow {
+    /// Row label.
+    pub label: String,
+    /// Point estimate.
+    pub value: f64,
+    /// Interval, if any.
+    pub lo: Option<f64>,
+    /// Interval, if any.
+    pub hi: Option<f64>,
+}
+
+/// Dots with whiskers on a common axis `[min, max]`, with dashed reference lines at `refs`.
+#[must_use]
+pub fn intervals(title: &str, rows: &[IntervalRow], min: f64, max: f64, refs: &[f64], unit: &str) -> String {
+    let h = TOP + rows.len() as f64 * ROW_H + 30.0;
+    let mut s = open(LABEL_W + PLOT_W + 20.0, h, title);
+    let _ = write!(s, r#"<text x="0" y="16" class="ttl">{}</text>"#, esc(title));
+    let span = (max - min).max(1e-9);
+    let xof = |v: f64| LABEL_W + PLOT_W * ((v.clamp(min, max) - min) / span);
+    let bottom = TOP + rows.len() as f64 * ROW_H;
+    for &r in refs {
+        let x = xof(r);
+        let _ = write!(
+            s,
+            r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{bottom}" stroke="#c33" stroke-dasharray="4 3"/>"##
+        );
+    }
+    let _ =
+        write!(s, r##"<line x1="{LABEL_W}" y1="{bottom}" x2="{}" y2="{bottom}" stroke="#333"/>"##, LABEL_W + PLOT_W);
+    for k in 0..=4 {
+        let v = min + span * f64::from(k) / 4.0;
+        let x = xof(v);
+        let _ = write!(
+            s,
+            r##"<line x1="{x:.1}" y1="{bottom}" x2="{x:.1}" y2="{}" stroke="#333"/><text x="{x:.1}" y="{}" text-anchor="middle" class="lbl">{}</text>"##,
+            bottom + 4.0,
+            bottom + 17.0,
+            tick(v, span)
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="end" class="lbl">{}</text>"#,
+        LABEL_W + PLOT_W,
+        bottom + 30.0,
+        esc(unit)
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let y = TOP + i as f64 * ROW_H;
+        let cy = y + ROW_H / 2.0;
+        label(&mut s, y, &r.label);
+        let _ = write!(s, r##"<line x1="{LABEL_W}" y1="{cy}" x2="{}" y2="{cy}" stroke="#eee"/>"##, LABEL_W + PLOT_W);
+        let text = match (r.lo, r.hi) {
+            (Some(lo), Some(hi)) if lo.is_finite() || hi.is_finite() => {
+                let (x1, x2) = (xof(lo), xof(hi));
+                let _ = write!(
+                    s,
+                    r##"<line class="whisker" x1="{x1:.1}" y1="{cy}" x2="{x2:.1}" y2="{cy}" stroke="#0072B2" stroke-width="2"/><line x1="{x1:.1}" y1="{}" x2="{x1:.1}" y2="{}" stroke="#0072B2" stroke-width="2"/><line x1="{x2:.1}" y1="{}" x2="{x2:.1}" y2="{}" stroke="#0072B2" stroke-width="2"/>"##,
+                    cy - 5.0,
+                    cy + 5.0,
+                    cy - 5.0,
+                    cy + 5.0
+                );
+                format!("{} [{}, {}]", tick(r.value, span / 10.0), tick(lo, span / 10.0), tick(hi, span / 10.0))
+            }
+            _ => tick(r.value, span / 10.0),
+        };
+        if r.value.is_finite() {
+            let _ = write!(
+                s,
+                r##"<circle class="dot" cx="{:.1}" cy="{cy}" r="4.5" fill="#D55E00" stroke="#333"><title>{}</title></circle>"##,
+                xof(r.value),
+                esc(&text)
+            );
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn tick(v: f64, span: f64) -> String {
+    if !v.is_finite() {
+        return if v > 0.0 { "+inf".into() } else { "-inf".into() };
+    }
+    if span >= 20.0 {
+        format!("{v:.0}")
+    } else if span >= 2.0 {
+        format!("{v:.1}")
+    } else if span >= 0.2 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// A histogram of integer values in `bins` equal bins from `lo` to `hi` (inclusive).
+#[must_use]
+pub fn histogram(title: &str, values: &[i64], lo: i64, hi: i64, bins: usize) -> String {
+    let (w, h) = (360.0, 170.0);
+    let (left, bottom, plot_h) = (36.0, 140.0, 110.0);
+    let bins = bins.max(1);
+    let width = ((hi - lo + 1) as f64 / bins as f64).max(1.0);
+    let mut counts = vec![0u64; bins];
+    for &v in values {
+        let i = (((v - lo) as f64) / width).floor().clamp(0.0, (bins - 1) as f64) as usize;
+        counts[i] += 1;
+    }
+    let top = counts.iter().copied().max().unwrap_or(0).max(1) as f64;
+    let bar_w = (w - left - 10.0) / bins as f64;
+    let mut s = open(w, h, title);
+    let _ = write!(s, r#"<text x="0" y="14" class="ttl">{}</text>"#, esc(title));
+    for (i, &c) in counts.iter().enumerate() {
+        let bh = plot_h * c as f64 / top;
+        let x = left + i as f64 * bar_w;
+        let from = lo as f64 + i as f64 * width;
+        let _ = write!(
+            s,
+            r##"<rect class="bar" x="{x:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="#56B4E9" stroke="#333" stroke-width="0.5"><title>{:.0}–{:.0} plies: {c}</title></rect>"##,
+            bottom - bh,
+            (bar_w - 1.0).max(0.5),
+            from,
+            from + width - 1.0
+        );
+    }
+    let _ = write!(s, r##"<line x1="{left}" y1="{bottom}" x2="{}" y2="{bottom}" stroke="#333"/>"##, w - 10.0);
+    let _ = write!(s, r#"<text x="{left}" y="{}" class="lbl">{lo}</text>"#, bottom + 14.0);
+    let _ =
+        write!(s, r#"<text x="{}" y="{}" text-anchor="end" class="lbl">{hi} plies</text>"#, w - 10.0, bottom + 14.0);
+    let _ = write!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="end" class="lbl">{}</text>"#,
+        left - 4.0,
+        bottom - plot_h + 8.0,
+        top
+    );
+    s.push_str("</svg>");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charts_are_svg_with_their_marks() {
+        let rows = [StackedRow { label: "malka".into(), parts: vec![3.0, 2.0, 1.0] }];
+        let s = stacked_bars("W/D/L", &rows, &["white", "draw", "black"], &["#fff", "#999", "#000"]);
+        assert!(s.starts_with("<svg") && s.ends_with("</svg>"));
+        assert_eq!(s.matches(r#"class="seg""#).count(), 3);
+        assert!(s.contains("50%") && s.contains("33%") && s.contains("17%"));
+        let r = [IntervalRow { label: "a<b".into(), value: 0.6, lo: Some(0.5), hi: Some(0.7) }];
+        let s = intervals("score", &r, 0.0, 1.0, &[0.5], "score");
+        assert!(s.contains("a&lt;b") && s.contains(r#"class="dot""#) && s.contains(r#"class="whisker""#));
+        let s = histogram("len", &[1, 2, 2, 10], 1, 10, 5);
+        assert_eq!(s.matches(r#"class="bar""#).count(), 5);
+        assert!(s.contains("1–2 plies: 3"), "{s}");
+    }
+}

@@ -1,0 +1,261 @@
+//! Result tables and their output: aligned text, CSV, JSON, and files (CSV, Parquet or JSON by
+//! extension).
+
+use crate::error::{AnalysisError, Result};
+use polars::prelude::*;
+use polars_io::prelude::{CsvWriter, ParquetWriter, SerWriter};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// A named result table.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Short machine name (`summary`, `terminations`, ...), used for file suffixes and JSON keys.
+    pub name: &'static str,
+    /// Heading for people.
+    pub title: String,
+    /// The rows.
+    pub df: DataFrame,
+}
+
+/// How tables are printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Aligned text for a terminal.
+    #[default]
+    Table,
+    /// CSV; several tables are separated by a `# name` line.
+    Csv,
+    /// One JSON object with an array of row objects per table.
+    Json,
+}
+
+/// Decimal places shown for a float column in text.
+fn decimals(column: &str) -> usize {
+    if column.contains("elo") || column.starts_with("plies") {
+        1
+    } else if column.contains("p_value") {
+        4
+    } else if column.ends_with("per_game") || column.contains("bits") {
+        2
+    } else {
+        3
+    }
+}
+
+fn cell(value: &AnyValue<'_>, column: &str) -> String {
+    match value {
+        AnyValue::Null => "-".into(),
+        AnyValue::Float64(x) => float(*x, decimals(column)),
+        AnyValue::Float32(x) => float(f64::from(*x), decimals(column)),
+        AnyValue::String(s) => (*s).to_owned(),
+        AnyValue::StringOwned(s) => s.to_string(),
+        v => v.to_string(),
+    }
+}
+
+fn float(x: f64, decimals: usize) -> String {
+    if x == f64::INFINITY {
+        "+inf".into()
+    } else if x == f64::NEG_INFINITY {
+        "-inf".into()
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
+fn json_value(value: &AnyValue<'_>) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        AnyValue::Null => Value::Null,
+        AnyValue::Boolean(b) => Value::Bool(*b),
+        AnyValue::Float64(x) => serde_json::Number::from_f64(*x).map_or(Value::Null, Value::Number),
+        AnyValue::Float32(x) => serde_json::Number::from_f64(f64::from(*x)).map_or(Value::Null, Value::Number),
+        AnyValue::Int64(x) => Value::from(*x),
+        AnyValue::Int32(x) => Value::from(*x),
+        AnyValue::UInt64(x) => Value::from(*x),
+        AnyValue::UInt32(x) => Value::from(*x),
+        AnyValue::String(s) => Value::from(*s),
+        AnyValue::StringOwned(s) => Value::from(s.as_str()),
+        v => Value::from(v.to_string()),
+    }
+}
+
+impl Table {
+    /// A table.
+    #[must_use]
+    pub fn new(name: &'static str, title: impl Into<String>, df: DataFrame) -> Table {
+        Table { name, title: title.into(), df }
+    }
+
+    /// The cells as text, one vector a row.
+    ///
+    /// # Errors
+    /// Never for frames built by this crate (a polars access error otherwise).
+    pub fn text_rows(&self) -> Result<Vec<Vec<String>>> {
+        let cols = self.df.columns();
+        let mut rows = vec![Vec::with_capacity(cols.len()); self.df.height()];
+        for c in cols {
+            for (i, row) in rows.iter_mut().enumerate() {
+                row.push(cell(&c.get(i)?, c.name()));
+            }
+        }
+        Ok(rows)
+    }
+
+    /// Column names.
+    #[must_use]
+    pub fn headers(&self) -> Vec<String> {
+        self.df.columns().iter().map(|c| c.name().to_string()).collect()
+    }
+
+    /// Aligned text: text columns left, numbers right.
+    ///
+    /// # Errors
+    /// As [`Table::text_rows`].
+    pub fn to_text(&self) -> Result<String> {
+        let headers = self.headers();
+        let rows = self.text_rows()?;
+        let numeric: Vec<bool> = self.df.columns().iter().map(|c| c.dtype().is_primitive_numeric()).collect();
+        let widths: Vec<usize> = (0..headers.len())
+            .map(|j| rows.iter().map(|r| r[j].chars().count()).chain([headers[j].len()]).max().unwrap_or(0))
+            .collect();
+        let mut out = String::new();
+        let line = |out: &mut String, cells: &[String]| {
+            let parts: Vec<String> = cells
+                .iter()
+                .enumerate()
+                .map(
+                    |(j, c)| {
+                        if numeric[j] {
+                            format!("{c:>w$}", w = widths[j])
+                        } else {
+                            format!("{c:<w$}", w = widths[j])
+                        }
+                    },
+                )
+                .collect();
+            let _ = writeln!(out, "{}", parts.join("  ").trim_end());
+        };
+        line(&mut out, &headers);
+        let rule: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
+        let _ = writeln!(out, "{}", rule.join("  "));
+        for r in &rows {
+            line(&mut out, r);
+        }
+        Ok(out)
+    }
+
+    /// CSV with a header line.
+    ///
+    /// # Errors
+    /// A polars write error.
+    pub fn to_csv(&self) -> Result<String> {
+        let mut buf = Vec::new();
+        CsvWriter::new(&mut buf).include_header(true).finish(&mut self.df.clone())?;
+        Ok(String::from_utf8_lossy(&buf).into_owned())
+    }
+
+    /// An array of row objects; non-finite numbers become `null`.
+    ///
+    /// # Errors
+    /// As [`Table::text_rows`].
+    pub fn to_json(&self) -> Result<serde_json::Value> {
+        let cols = self.df.columns();
+        let mut rows = Vec::with_capacity(self.df.height());
+        for i in 0..self.df.height() {
+            let mut obj = serde_json::Map::new();
+            for c in cols {
+                obj.insert(c.name().to_string(), json_value(&c.get(i)?));
+            }
+            rows.push(serde_json::Value::Object(obj));
+        }
+        Ok(serde_json::Value::Array(rows))
+    }
+
+    /// Writes the table to `path`: CSV, Parquet or JSON by the extension.
+    ///
+    /// # Errors
+    /// An unknown extension, or a failed write (naming the file).
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let werr = |message: String| AnalysisError::Write { path: path.to_owned(), message };
+        let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("csv") => std::fs::write(path, self.to_csv()?).map_err(|e| werr(e.to_string())),
+            Some("json") => write_json(std::slice::from_ref(self), path),
+            Some("parquet") => {
+                let file = std::fs::File::create(path).map_err(|e| werr(e.to_string()))?;
+                ParquetWriter::new(file).finish(&mut self.df.clone()).map_err(|e| werr(e.to_string()))?;
+                Ok(())
+            }
+            _ => Err(AnalysisError::OutputFormat { path: path.to_owned() }),
+        }
+    }
+}
+
+/// Tables in one text block.
+///
+/// # Errors
+/// As [`Table::to_text`], [`Table::to_csv`] and [`Table::to_json`].
+pub fn render(tables: &[Table], format: Format) -> Result<String> {
+    let mut out = String::new();
+    match format {
+        Format::Table => {
+            for (i, t) in tables.iter().enumerate() {
+                let sep = if i > 0 { "\n" } else { "" };
+                let _ = write!(out, "{sep}{}\n{}", t.title, t.to_text()?);
+            }
+        }
+        Format::Csv if tables.len() == 1 => out = tables[0].to_csv()?,
+        Format::Csv => {
+            for (i, t) in tables.iter().enumerate() {
+                let sep = if i > 0 { "\n" } else { "" };
+                let _ = write!(out, "{sep}# {}\n{}", t.name, t.to_csv()?);
+            }
+        }
+        Format::Json => {
+            out = serde_json::to_string_pretty(&json_object(tables)?).unwrap_or_default();
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+fn json_object(tables: &[Table]) -> Result<serde_json::Value> {
+    let mut obj = serde_json::Map::new();
+    for t in tables {
+        obj.insert(t.name.to_owned(), t.to_json()?);
+    }
+    Ok(serde_json::Value::Object(obj))
+}
+
+fn write_json(tables: &[Table], path: &Path) -> Result<()> {
+    let text = serde_json::to_string_pretty(&json_object(tables)?).unwrap_or_default();
+    std::fs::write(path, text + "\n")
+        .map_err(|e| AnalysisError::Write { path: path.to_owned(), message: e.to_string() })
+}
+
+/// Writes tables to `path`: JSON holds them all in one object; for CSV and Parquet the first table
+/// goes to `path` and each other to `<stem>.<name>.<ext>` beside it. Returns the files written.
+///
+/// # Errors
+/// An unknown extension, or a failed write (naming the file).
+pub fn write_all(tables: &[Table], path: &Path) -> Result<Vec<PathBuf>> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    if ext == "json" {
+        write_json(tables, path)?;
+        return Ok(vec![path.to_owned()]);
+    }
+    let mut written = Vec::new();
+    for (i, t) in tables.iter().enumerate() {
+        let file = if i == 0 {
+            path.to_owned()
+        } else {
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("table");
+            path.with_file_name(format!("{stem}.{}.{ext}", t.name))
+        };
+        t.write(&file)?;
+        written.push(file);
+    }
+    Ok(written)
+}
