@@ -14,7 +14,8 @@ pub struct SearchConfig {
     pub aspiration: bool,
     /// Null-move pruning (never in check, never without a piece besides pawns and king).
     pub null_move: bool,
-    /// Late move reductions for quiet moves.
+    /// Late move reductions for quiet moves (less for moves with good history), and internal
+    /// iterative reduction (a ply less where the table has no move, from depth 4).
     pub lmr: bool,
     /// Killer moves in ordering.
     pub killers: bool,

@@ -461,7 +461,7 @@ impl<P: Position> Searcher<'_, P> {
 
     /// Alpha-beta below the root.
     #[allow(clippy::too_many_lines)]
-    fn search(&mut self, pos: &P, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, null_ok: bool) -> i32 {
+    fn search(&mut self, pos: &P, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, null_ok: bool) -> i32 {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
         }
@@ -539,6 +539,10 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
 
+        // Internal iterative reduction: without a table move, search this node a ply shallower.
+        if self.e.config.lmr && tt_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
         let base = self.moves.len();
         generate(pos, &mut self.moves);
         let n = self.moves.len() - base;
@@ -587,6 +591,9 @@ impl<P: Position> Searcher<'_, P> {
                     r = self.e.lmr[d * 64 + searched.min(63)];
                     if pv_node {
                         r -= 1;
+                    }
+                    if self.e.config.history {
+                        r -= self.e.history[self.history_index(pos, m)] / 8192;
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }

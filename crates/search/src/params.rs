@@ -135,15 +135,14 @@ impl EvalParams {
             mobility: 0,
             promo_any_level: false,
         };
+        // Material: standard values on one level; elsewhere each piece's standard value scaled by
+        // the square root of its mean mobility on an empty board, relative to standard chess (see
+        // the crate README for the table). The Malka queen steps like a king: scaled from the knight.
         match name {
-            // 3D: a knight has up to 24 leaps, a bishop 12 lines, a rook 14, a queen 26; the
-            // sliders gain more from the third dimension than the knight does.
-            "traditional" => EvalParams { value: [100, 330, 380, 560, 1050], center: [4, 5, 3, 2, 2], ..base },
-            // The Malka queen steps once in 26 directions: a non-royal king, worth a minor piece or so.
-            "malka" => EvalParams { value: [100, 330, 380, 560, 420], center: [4, 5, 3, 2, 5], ..base },
-            // Transfers add a few targets to every piece, sliders most.
+            "traditional" => EvalParams { value: [100, 475, 425, 640, 1150], ..base },
+            "malka" => EvalParams { value: [100, 475, 425, 640, 570], center: [4, 6, 3, 1, 5], ..base },
             "air-attack" => {
-                EvalParams { value: [100, 330, 360, 540, 980], promo_any_level: true, center_level_pct: 0, ..base }
+                EvalParams { value: [100, 450, 470, 690, 1240], promo_any_level: true, center_level_pct: 0, ..base }
             }
             _ => base,
         }
