@@ -115,6 +115,9 @@ impl Evaluator {
         let mut minors = 0;
         let mut material = [0i32; 2];
         let mut kings = [Cell::from_index(0); 2];
+        // Pieces (not pawns or kings) per side, for king tropism.
+        let mut officers: [[u8; 16]; 2] = [[0; 16]; 2];
+        let mut nofficers = [0usize; 2];
         // Absolute ranks: the highest black pawn and the lowest white pawn per file.
         let mut black_max = [-1i32; 8];
         let mut white_min = [8i32; 8];
@@ -147,6 +150,13 @@ impl Evaluator {
                 Role::King => kings[ci] = c,
                 _ => {
                     pieces[ci] = true;
+                    if nofficers[ci] < 16 {
+                        #[allow(clippy::cast_possible_truncation)]
+                        {
+                            officers[ci][nofficers[ci]] = c.index() as u8;
+                        }
+                        nofficers[ci] += 1;
+                    }
                     if role == Role::Bishop {
                         bishops[ci] += 1;
                     }
@@ -181,6 +191,19 @@ impl Evaluator {
             if bishops[ci] >= 2 {
                 mg[ci] += self.p.bishop_pair;
                 eg[ci] += self.p.bishop_pair;
+            }
+        }
+        if self.p.tropism != 0 {
+            for ci in 0..2 {
+                let k = kings[1 - ci];
+                for &idx in &officers[ci][..nofficers[ci].min(16)] {
+                    let c = Cell::from_index(usize::from(idx));
+                    let dist =
+                        c.file().abs_diff(k.file()).max(c.rank().abs_diff(k.rank())).max(c.level().abs_diff(k.level()));
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+                    let near = 7 - dist.min(7) as i32;
+                    mg[ci] += self.p.tropism * near;
+                }
             }
         }
         // Mop-up: drive the bare king to the edge and bring ours near.

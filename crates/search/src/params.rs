@@ -70,6 +70,9 @@ pub struct EvalParams {
     pub bishop_pair: i32,
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// Middlegame: cp per king step a knight, bishop, rook or queen stands nearer the enemy king
+    /// (out of 7; king tropism).
+    pub tropism: i32,
     /// Mop-up, when one side is a rook's worth ahead and the other has no pawn: cp per half step
     /// the losing king stands from the centre of the stack.
     pub mopup: i32,
@@ -90,7 +93,7 @@ impl Default for EvalParams {
 
 impl EvalParams {
     /// Every key, in the order [`EvalParams::describe`] writes them.
-    pub const KEYS: [&'static str; 22] = [
+    pub const KEYS: [&'static str; 23] = [
         "value.pawn",
         "value.knight",
         "value.bishop",
@@ -109,6 +112,7 @@ impl EvalParams {
         "passed",
         "bishop_pair",
         "tempo",
+        "tropism",
         "mopup",
         "mopup_kings",
         "mobility",
@@ -130,6 +134,7 @@ impl EvalParams {
             passed: 12,
             bishop_pair: 30,
             tempo: 10,
+            tropism: 0,
             mopup: 5,
             mopup_kings: 10,
             mobility: 0,
@@ -188,6 +193,7 @@ impl EvalParams {
                 "passed" => &mut self.passed,
                 "bishop_pair" => &mut self.bishop_pair,
                 "tempo" => &mut self.tempo,
+                "tropism" => &mut self.tropism,
                 "mopup" => &mut self.mopup,
                 "mopup_kings" => &mut self.mopup_kings,
                 "mobility" => &mut self.mobility,
@@ -251,6 +257,7 @@ impl EvalParams {
             "passed" => self.passed,
             "bishop_pair" => self.bishop_pair,
             "tempo" => self.tempo,
+            "tropism" => self.tropism,
             "mopup" => self.mopup,
             "mopup_kings" => self.mopup_kings,
             "mobility" => self.mobility,
