@@ -22,7 +22,7 @@ pub use error::{AnalysisError, Result};
 pub use load::{load, GameRow, Games};
 pub use pieces::{PieceOptions, PieceValues};
 pub use report::Report;
-pub use table::{render, write_all, Format, Table};
+pub use table::{render, write_all, Format, ShortNames, Table};
 
 /// What [`analyse`] computes besides the always-present results, lengths and terminations.
 #[derive(Clone, Debug, PartialEq)]

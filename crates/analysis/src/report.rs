@@ -6,7 +6,7 @@ use crate::load::GameRow;
 use crate::pieces::{PieceValues, ROLES};
 use crate::summary::{groups, SideStats};
 use crate::svg::{self, esc, IntervalRow, StackedRow, PALETTE};
-use crate::table::Table;
+use crate::table::{ShortNames, Table};
 use crate::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -39,22 +39,22 @@ footer{margin-top:40px;color:#777;font-size:.8em}";
 /// The white-win, draw and black-win colours.
 const WDL_COLOURS: [&str; 3] = ["#f3e3c3", "#9e9e9e", "#3a3a3a"];
 
-fn group_label(v: &str, s: &str) -> String {
+fn group_label(names: &ShortNames, v: &str, s: &str) -> String {
     if s.is_empty() {
         v.to_owned()
     } else {
-        format!("{v} · {s}")
+        format!("{v} · {}", names.short(s))
     }
 }
 
-fn table_html(t: &Table) -> Result<String> {
+fn table_html(t: &Table, names: &ShortNames) -> Result<String> {
     let mut s = format!("<table class=\"data\" id=\"t-{}\"><caption>{}</caption><tr>", t.name, esc(&t.title));
-    for h in t.headers() {
+    let crate::table::Shown { headers, rows, numeric } = t.display(names)?;
+    for h in headers {
         let _ = write!(s, "<th>{}</th>", esc(&h));
     }
     s.push_str("</tr>");
-    let numeric: Vec<bool> = t.df.columns().iter().map(|c| c.dtype().is_primitive_numeric()).collect();
-    for row in t.text_rows()? {
+    for row in rows {
         s.push_str("<tr>");
         for (j, c) in row.iter().enumerate() {
             let class = if numeric[j] { " class=\"n\"" } else { "" };
@@ -66,13 +66,13 @@ fn table_html(t: &Table) -> Result<String> {
     Ok(s)
 }
 
-fn results_charts(rows: &[GameRow]) -> String {
+fn results_charts(rows: &[GameRow], names: &ShortNames) -> String {
     let groups = groups(rows);
     let mut bars = Vec::new();
     let mut scores = Vec::new();
     for ((v, s), games) in &groups {
         let Some(st) = SideStats::of(games) else { continue };
-        let label = group_label(v, s);
+        let label = group_label(names, v, s);
         bars.push(StackedRow {
             label: format!("{label} (n={})", st.wdl.games()),
             parts: vec![st.wdl.wins as f64, st.wdl.draws as f64, st.wdl.losses as f64],
@@ -99,35 +99,35 @@ fn results_charts(rows: &[GameRow]) -> String {
     )
 }
 
-fn length_charts(rows: &[GameRow]) -> String {
+fn length_charts(rows: &[GameRow], names: &ShortNames) -> String {
     let lo = rows.iter().map(|r| r.plies).min().unwrap_or(0);
     let hi = rows.iter().map(|r| r.plies).max().unwrap_or(1).max(lo + 1);
     let bins = usize::try_from(hi - lo + 1).unwrap_or(1).clamp(1, 30);
     let mut s = String::from("<div class=\"charts\">");
     for ((v, st), games) in groups(rows) {
         let plies: Vec<i64> = games.iter().map(|g| g.plies).collect();
-        s.push_str(&svg::histogram(&format!("Game length: {}", group_label(&v, &st)), &plies, lo, hi, bins));
+        s.push_str(&svg::histogram(&format!("Game length: {}", group_label(names, &v, &st)), &plies, lo, hi, bins));
     }
     s.push_str("</div>");
     s
 }
 
-fn termination_chart(rows: &[GameRow]) -> String {
+fn termination_chart(rows: &[GameRow], names: &ShortNames) -> String {
     let mut reasons: BTreeMap<&str, u64> = BTreeMap::new();
     for r in rows {
         *reasons.entry(&r.termination).or_default() += 1;
     }
-    let mut names: Vec<&str> = reasons.keys().copied().collect();
-    names.sort_by_key(|n| std::cmp::Reverse(reasons[n]));
+    let mut reason_names: Vec<&str> = reasons.keys().copied().collect();
+    reason_names.sort_by_key(|n| std::cmp::Reverse(reasons[n]));
     let bars: Vec<StackedRow> = groups(rows)
         .into_iter()
         .map(|((v, s), games)| StackedRow {
-            label: group_label(&v, &s),
-            parts: names.iter().map(|n| games.iter().filter(|g| g.termination == *n).count() as f64).collect(),
+            label: group_label(names, &v, &s),
+            parts: reason_names.iter().map(|n| games.iter().filter(|g| g.termination == *n).count() as f64).collect(),
         })
         .collect();
-    let colours: Vec<&str> = PALETTE.iter().copied().cycle().take(names.len()).collect();
-    format!("<div class=\"charts\">{}</div>", svg::stacked_bars("How games end", &bars, &names, &colours))
+    let colours: Vec<&str> = PALETTE.iter().copied().cycle().take(reason_names.len()).collect();
+    format!("<div class=\"charts\">{}</div>", svg::stacked_bars("How games end", &bars, &reason_names, &colours))
 }
 
 fn piece_charts(values: &[PieceValues]) -> String {
@@ -182,27 +182,28 @@ pub fn html(r: &Report<'_>) -> Result<String> {
         esc(&r.title),
         esc(&r.title)
     );
-    for n in &r.notes {
-        let _ = write!(s, "<div>{}</div>", esc(n));
+    let names = ShortNames::new(r.rows.iter().map(|g| g.settings.as_str()));
+    for n in r.notes.iter().cloned().chain(names.legend().into_iter().map(|l| format!("Settings {l}"))) {
+        let _ = write!(s, "<div>{}</div>", esc(&n));
     }
     s.push_str("</div><h2>Results</h2>");
-    s.push_str(&results_charts(r.rows));
+    s.push_str(&results_charts(r.rows, &names));
     if let Some(c) = r.comparison {
         s.push_str("<h2>Comparison</h2>");
-        s.push_str(&table_html(&c.metrics_table()?)?);
-        s.push_str(&table_html(&c.sides_table()?)?);
+        s.push_str(&table_html(&c.metrics_table()?, &names)?);
+        s.push_str(&table_html(&c.sides_table()?, &names)?);
     }
     s.push_str("<h2>Game length</h2>");
-    s.push_str(&length_charts(r.rows));
+    s.push_str(&length_charts(r.rows, &names));
     s.push_str("<h2>How games end</h2>");
-    s.push_str(&termination_chart(r.rows));
+    s.push_str(&termination_chart(r.rows, &names));
     if let Some(p) = r.pieces {
         s.push_str("<h2>Piece values</h2>");
         s.push_str(&piece_charts(p));
     }
     s.push_str("<h2>Tables</h2>");
     for t in &r.tables {
-        s.push_str(&table_html(t)?);
+        s.push_str(&table_html(t, &names)?);
     }
     let _ = writeln!(
         s,

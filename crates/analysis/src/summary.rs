@@ -147,14 +147,14 @@ pub fn side_columns(stats: &[Option<SideStats>]) -> Vec<Column> {
     type Get = fn(&SideStats) -> f64;
     let floats: [(&str, Get); 9] = [
         ("white_score", |s| s.score.mean),
-        ("score_lo", |s| s.score_interval.lo),
-        ("score_hi", |s| s.score_interval.hi),
+        ("white_score_lo", |s| s.score_interval.lo),
+        ("white_score_hi", |s| s.score_interval.hi),
         ("white_elo", |s| s.elo),
-        ("elo_lo", |s| s.elo_interval.lo),
-        ("elo_hi", |s| s.elo_interval.hi),
+        ("white_elo_lo", |s| s.elo_interval.lo),
+        ("white_elo_hi", |s| s.elo_interval.hi),
         ("draw_rate", |s| s.wdl.draw_rate().unwrap_or(f64::NAN)),
-        ("draw_lo", |s| s.draw_interval.lo),
-        ("draw_hi", |s| s.draw_interval.hi),
+        ("draw_rate_lo", |s| s.draw_interval.lo),
+        ("draw_rate_hi", |s| s.draw_interval.hi),
     ];
     let mut cols: Vec<Column> = floats
         .iter()

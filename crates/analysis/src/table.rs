@@ -81,6 +81,17 @@ fn json_value(value: &AnyValue<'_>) -> serde_json::Value {
     }
 }
 
+/// A table's cells as shown to people: see [`Table::display`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// Column headers.
+    pub headers: Vec<String>,
+    /// Cells, one vector a row.
+    pub rows: Vec<Vec<String>>,
+    /// Which columns hold numbers (aligned right).
+    pub numeric: Vec<bool>,
+}
+
 impl Table {
     /// A table.
     #[must_use]
@@ -109,16 +120,53 @@ impl Table {
         self.df.columns().iter().map(|c| c.name().to_string()).collect()
     }
 
-    /// Aligned text: text columns left, numbers right.
+    /// The table as people read it: long settings replaced by their short names, and each
+    /// `x`, `x_lo`, `x_hi` column triple merged into one `x [95%]` column reading `v [lo, hi]`.
     ///
     /// # Errors
     /// As [`Table::text_rows`].
-    pub fn to_text(&self) -> Result<String> {
+    pub fn display(&self, names: &ShortNames) -> Result<Shown> {
         let headers = self.headers();
         let rows = self.text_rows()?;
         let numeric: Vec<bool> = self.df.columns().iter().map(|c| c.dtype().is_primitive_numeric()).collect();
+        let (mut h_out, mut num_out) = (Vec::new(), Vec::new());
+        let mut r_out = vec![Vec::new(); rows.len()];
+        let mut j = 0;
+        while j < headers.len() {
+            let h = &headers[j];
+            let triple =
+                headers.get(j + 1) == Some(&format!("{h}_lo")) && headers.get(j + 2) == Some(&format!("{h}_hi"));
+            if triple {
+                for (out, r) in r_out.iter_mut().zip(&rows) {
+                    out.push(if r[j + 1] == "-" {
+                        r[j].clone()
+                    } else {
+                        format!("{} [{}, {}]", r[j], r[j + 1], r[j + 2])
+                    });
+                }
+                h_out.push(format!("{h} [95%]"));
+                num_out.push(true);
+                j += 3;
+                continue;
+            }
+            for (out, r) in r_out.iter_mut().zip(&rows) {
+                out.push(if h == "settings" { names.short(&r[j]).to_owned() } else { r[j].clone() });
+            }
+            h_out.push(h.clone());
+            num_out.push(numeric[j]);
+            j += 1;
+        }
+        Ok(Shown { headers: h_out, rows: r_out, numeric: num_out })
+    }
+
+    /// Aligned text ([`Table::display`]): text columns left, numbers right.
+    ///
+    /// # Errors
+    /// As [`Table::text_rows`].
+    pub fn to_text(&self, names: &ShortNames) -> Result<String> {
+        let Shown { headers, rows, numeric } = self.display(names)?;
         let widths: Vec<usize> = (0..headers.len())
-            .map(|j| rows.iter().map(|r| r[j].chars().count()).chain([headers[j].len()]).max().unwrap_or(0))
+            .map(|j| rows.iter().map(|r| r[j].chars().count()).chain([headers[j].chars().count()]).max().unwrap_or(0))
             .collect();
         let mut out = String::new();
         let line = |out: &mut String, cells: &[String]| {
@@ -193,6 +241,60 @@ impl Table {
     }
 }
 
+/// Settings strings longer than this are shown by a short name.
+const LONG: usize = 24;
+
+/// Short names for long engine-settings strings (`#1 nodes=1000`), with their legend.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShortNames(Vec<(String, String)>);
+
+impl ShortNames {
+    /// Names `#1`, `#2`, ... for the distinct long values, in sorted order, each followed by the
+    /// value's first word.
+    pub fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> ShortNames {
+        let mut long: Vec<&str> = values.into_iter().filter(|s| s.chars().count() > LONG).collect();
+        long.sort_unstable();
+        long.dedup();
+        let named = long.iter().enumerate().map(|(i, s)| {
+            let head: String = s.split_whitespace().next().unwrap_or("").chars().take(LONG - 6).collect();
+            ((*s).to_owned(), format!("#{} {head}", i + 1))
+        });
+        ShortNames(named.collect())
+    }
+
+    /// Short names for the `settings` columns of `tables`.
+    ///
+    /// # Errors
+    /// A polars error.
+    pub fn of_tables(tables: &[Table]) -> Result<ShortNames> {
+        let mut all = Vec::new();
+        for t in tables {
+            if let Ok(c) = t.df.column("settings") {
+                all.extend(c.str()?.iter().flatten().map(str::to_owned));
+            }
+        }
+        Ok(ShortNames::new(all.iter().map(String::as_str)))
+    }
+
+    /// The short name of `s`, or `s` itself.
+    #[must_use]
+    pub fn short<'a>(&'a self, s: &'a str) -> &'a str {
+        self.0.iter().find(|(long, _)| long == s).map_or(s, |(_, short)| short.as_str())
+    }
+
+    /// `#1 nodes=1000 = <the whole string>`, one line each.
+    #[must_use]
+    pub fn legend(&self) -> Vec<String> {
+        self.0.iter().map(|(long, short)| format!("{short} = {long}")).collect()
+    }
+
+    /// Whether no value needed a short name.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Tables in one text block.
 ///
 /// # Errors
@@ -201,9 +303,16 @@ pub fn render(tables: &[Table], format: Format) -> Result<String> {
     let mut out = String::new();
     match format {
         Format::Table => {
+            let names = ShortNames::of_tables(tables)?;
             for (i, t) in tables.iter().enumerate() {
                 let sep = if i > 0 { "\n" } else { "" };
-                let _ = write!(out, "{sep}{}\n{}", t.title, t.to_text()?);
+                let _ = write!(out, "{sep}{}\n{}", t.title, t.to_text(&names)?);
+            }
+            if !names.is_empty() {
+                out.push_str("\nSettings:\n");
+                for l in names.legend() {
+                    let _ = writeln!(out, "  {l}");
+                }
             }
         }
         Format::Csv if tables.len() == 1 => out = tables[0].to_csv()?,
@@ -258,4 +367,22 @@ pub fn write_all(tables: &[Table], path: &Path) -> Result<Vec<PathBuf>> {
         written.push(file);
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_settings_get_short_names() {
+        let long_b = "nodes=2000 hash=16 features=pvs,asp eval: value.pawn=100";
+        let long_a = "nodes=1000 hash=16 features=pvs,asp eval: value.pawn=100";
+        let n = ShortNames::new([long_b, "nodes=50", long_a, long_b]);
+        assert_eq!(
+            (n.short(long_a), n.short(long_b), n.short("nodes=50")),
+            ("#1 nodes=1000", "#2 nodes=2000", "nodes=50")
+        );
+        assert_eq!(n.legend(), [format!("#1 nodes=1000 = {long_a}"), format!("#2 nodes=2000 = {long_b}")]);
+        assert!(ShortNames::new(["short"]).is_empty());
+    }
 }

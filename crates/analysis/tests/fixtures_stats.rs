@@ -65,35 +65,38 @@ fn results_match_hand_values() {
     let m = row(t, "malka", "nodes=1000");
     assert_eq!([f(&m, "games"), f(&m, "white_wins"), f(&m, "draws"), f(&m, "black_wins")], [6.0, 3.0, 2.0, 1.0]);
     close(f(&m, "white_score"), 2.0 / 3.0, 1e-12);
-    close(f(&m, "score_lo"), 0.313_832_8, 1e-6);
-    close(f(&m, "score_hi"), 1.0, 0.0);
+    close(f(&m, "white_score_lo"), 0.313_832_8, 1e-6);
+    close(f(&m, "white_score_hi"), 1.0, 0.0);
     close(f(&m, "white_elo"), 120.412, 1e-3);
-    close(f(&m, "elo_lo"), -135.892_6, 1e-3);
-    assert_eq!(f(&m, "elo_hi"), f64::INFINITY);
+    close(f(&m, "white_elo_lo"), -135.892_6, 1e-3);
+    assert_eq!(f(&m, "white_elo_hi"), f64::INFINITY);
     close(f(&m, "draw_rate"), 1.0 / 3.0, 1e-12);
-    close(f(&m, "draw_lo"), 0.096_771_4, 1e-6);
-    close(f(&m, "draw_hi"), 0.700_006_7, 1e-6);
+    close(f(&m, "draw_rate_lo"), 0.096_771_4, 1e-6);
+    close(f(&m, "draw_rate_hi"), 0.700_006_7, 1e-6);
     assert_eq!((f(&m, "pairs"), s(&m, "ptnml").as_deref()), (3.0, Some("0 1 0 1 1")));
 
     // Traditional, no draws: W3 L1, trinomial variance 0.1875 / 4.
     let tr = row(t, "traditional", "nodes=1000");
     close(f(&tr, "white_score"), 0.75, 1e-12);
-    close(f(&tr, "score_lo"), 0.325_655_3, 1e-6);
+    close(f(&tr, "white_score_lo"), 0.325_655_3, 1e-6);
     close(f(&tr, "white_elo"), 190.848_5, 1e-3);
     close(f(&tr, "draw_rate"), 0.0, 0.0);
-    close(f(&tr, "draw_hi"), 0.489_890_8, 1e-6);
+    close(f(&tr, "draw_rate_hi"), 0.489_890_8, 1e-6);
     assert_eq!((f(&tr, "pairs"), s(&tr, "ptnml")), (0.0, None));
 
     // No decisive game: score ½ with no spread, Elo 0; draw rate 1, Wilson [0.4385, 1].
     let d = row(t, "malka", "nodes=50,plain");
-    assert_eq!([f(&d, "white_score"), f(&d, "score_lo"), f(&d, "score_hi"), f(&d, "white_elo")], [0.5, 0.5, 0.5, 0.0]);
-    close(f(&d, "draw_lo"), 0.438_503_0, 1e-6);
-    close(f(&d, "draw_hi"), 1.0, 0.0);
+    assert_eq!(
+        [f(&d, "white_score"), f(&d, "white_score_lo"), f(&d, "white_score_hi"), f(&d, "white_elo")],
+        [0.5, 0.5, 0.5, 0.0]
+    );
+    close(f(&d, "draw_rate_lo"), 0.438_503_0, 1e-6);
+    close(f(&d, "draw_rate_hi"), 1.0, 0.0);
 
     // A single game, lost by White: score 0, Elo −∞, draw rate Wilson(0, 1) = [0, 0.7935].
     let one = row(t, "traditional", "nodes=50");
     assert_eq!((f(&one, "games"), f(&one, "white_score"), f(&one, "white_elo")), (1.0, 0.0, f64::NEG_INFINITY));
-    close(f(&one, "draw_hi"), 0.793_450_7, 1e-6);
+    close(f(&one, "draw_rate_hi"), 0.793_450_7, 1e-6);
 }
 
 #[test]

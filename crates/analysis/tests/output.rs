@@ -33,7 +33,8 @@ fn text_csv_and_json_renderings() {
     assert!(lines[0].starts_with("Results per variant"), "{text}");
     assert!(lines[1].starts_with("variant") && lines[1].contains("white_score"), "{text}");
     assert_eq!(lines.len(), 3 + 4, "{text}");
-    assert!(text.contains("0.667") && text.contains("+inf") && text.contains("-inf"), "{text}");
+    assert!(lines[1].contains("white_score [95%]") && !lines[1].contains("white_score_lo"), "{text}");
+    assert!(text.contains("0.667 [0.314, 1.000]") && text.contains("120.4 [-135.9, +inf]"), "{text}");
 
     let csv = render(&a.tables[..1], Format::Csv).unwrap();
     assert_eq!(csv.lines().count(), 5);
