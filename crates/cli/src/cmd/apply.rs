@@ -1,10 +1,10 @@
 //! `stackchess apply`.
 
 use crate::common::PositionArgs;
-use std::io::Write as _;
 use anyhow::{bail, Result};
 use stackchess_core::{parse_move, Position};
 use stackchess_variants::WithPosition;
+use std::io::Write as _;
 
 /// Flags of `apply`.
 #[derive(clap::Args, Debug)]

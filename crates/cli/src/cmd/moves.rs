@@ -1,10 +1,10 @@
 //! `stackchess moves`.
 
 use crate::common::PositionArgs;
-use std::io::Write as _;
 use anyhow::Result;
 use stackchess_core::{coord, san, Position};
 use stackchess_variants::WithPosition;
+use std::io::Write as _;
 
 /// Flags of `moves`.
 #[derive(clap::Args, Debug)]

@@ -1,10 +1,10 @@
 //! `stackchess perft`.
 
 use crate::common::PositionArgs;
-use std::io::Write as _;
 use anyhow::Result;
 use stackchess_core::{coord, perft_divide, Position};
 use stackchess_variants::WithPosition;
+use std::io::Write as _;
 
 /// Flags of `perft`.
 #[derive(clap::Args, Debug)]

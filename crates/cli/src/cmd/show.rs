@@ -1,11 +1,11 @@
 //! `stackchess show`: the levels side by side, with coordinates.
 
 use crate::common::PositionArgs;
-use std::io::Write as _;
 use anyhow::Result;
 use stackchess_core::{Cell, Game, Position};
 use stackchess_variants::WithPosition;
 use std::fmt::Write;
+use std::io::Write as _;
 
 /// Flags of `show`.
 #[derive(clap::Args, Debug)]
