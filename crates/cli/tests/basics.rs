@@ -4,7 +4,11 @@ use assert_cmd::Command;
 
 fn run(args: &[&str]) -> (bool, String, String) {
     let out = Command::cargo_bin("stackchess").expect("binary").args(args).output().expect("runs");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
