@@ -134,7 +134,7 @@ impl EvalParams {
             passed: 12,
             bishop_pair: 30,
             tempo: 10,
-            tropism: 0,
+            tropism: 3,
             mopup: 5,
             mopup_kings: 10,
             mobility: 0,
