@@ -144,8 +144,9 @@ impl EvalParams {
         // the square root of its mean mobility on an empty board, relative to standard chess (see
         // the crate README for the table). The Malka queen steps like a king: scaled from the knight.
         match name {
-            "traditional" => EvalParams { value: [100, 475, 425, 640, 1150], ..base },
-            "malka" => EvalParams { value: [100, 475, 425, 640, 570], center: [4, 6, 3, 1, 5], ..base },
+            // Kings on the stack are better off without the "stay home" term (self-play, README).
+            "traditional" => EvalParams { value: [100, 475, 425, 640, 1150], king_home: 0, ..base },
+            "malka" => EvalParams { value: [100, 475, 425, 640, 570], center: [4, 6, 3, 1, 5], king_home: 0, ..base },
             "air-attack" => {
                 EvalParams { value: [100, 450, 470, 690, 1240], promo_any_level: true, center_level_pct: 0, ..base }
             }
