@@ -9,6 +9,7 @@
 pub mod compare;
 pub mod error;
 pub mod load;
+pub mod logistic;
 pub mod openings;
 pub mod pieces;
 pub mod report;

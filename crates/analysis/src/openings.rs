@@ -32,15 +32,19 @@ pub fn diversity<'a>(games: impl IntoIterator<Item = &'a GameRow>, k: usize) -> 
     (entropy_bits(counts.values().copied()), counts.len())
 }
 
-/// Per variant, setting and prefix length: games, distinct openings, entropy (bits), its maximum
-/// `log2(games)` and their ratio.
+/// Per variant, setting and prefix length: games, distinct start positions, distinct openings,
+/// entropy (bits), its maximum `log2(games)` and their ratio. When every game has its own start
+/// position (random openings), the diversity is that of the starts and is maximal at once.
 ///
 /// # Errors
 /// A polars error.
 pub fn openings_table(rows: &[GameRow], plies: &[usize]) -> Result<Table> {
     let (mut variant, mut settings, mut k_col, mut games) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut starts = Vec::new();
     let (mut distinct, mut bits, mut max_bits, mut ratio) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for ((v, s), list) in groups(rows) {
+        let distinct_starts =
+            list.iter().map(|g| g.start_lfen.as_str()).collect::<std::collections::HashSet<_>>().len();
         for &k in plies {
             let (h, d) = diversity(list.iter().copied(), k);
             let n = list.len();
@@ -49,6 +53,7 @@ pub fn openings_table(rows: &[GameRow], plies: &[usize]) -> Result<Table> {
             settings.push(s.clone());
             k_col.push(k as i64);
             games.push(n as i64);
+            starts.push(distinct_starts as i64);
             distinct.push(d as i64);
             bits.push(h);
             max_bits.push(max);
@@ -60,6 +65,7 @@ pub fn openings_table(rows: &[GameRow], plies: &[usize]) -> Result<Table> {
         Column::new("settings".into(), settings),
         Column::new("plies".into(), k_col),
         Column::new("games".into(), games),
+        Column::new("start_positions".into(), starts),
         Column::new("distinct".into(), distinct),
         Column::new("entropy_bits".into(), bits),
         Column::new("max_bits".into(), max_bits),

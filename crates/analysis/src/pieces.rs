@@ -12,20 +12,14 @@
 //! check and positions right after a capture (a recapture is usually pending, so the count
 //! difference is not yet the material balance).
 //!
-//! **Library.** The fit is linfa-logistic's binomial regression (L-BFGS). It takes class labels,
-//! not fractional responses, so each position enters twice: a decisive result as two rows of
-//! its label, a draw as one win and one loss row; the likelihood is then exactly twice the
-//! fractional one, with the same maximum. A light ridge penalty (`ridge`, on the slopes only)
-//! keeps the fit finite when a small sample separates perfectly.
+//! **Fit.** Newton's method in [`crate::logistic`] (why not linfa-logistic: see there). A light
+//! ridge penalty (`ridge`, on the slopes only) keeps the fit finite when a small sample separates
+//! perfectly and gives a role that never differs a slope of zero.
 
 use crate::load::GameRow;
 use crate::stats::Interval;
 use crate::table::Table;
 use crate::Result;
-use linfa::traits::Fit as _;
-use linfa::Dataset;
-use linfa_logistic::LogisticRegression;
-use ndarray::{Array1, Array2};
 use polars::prelude::*;
 use stackchess_core::{parse_coord, Color, Position, Role, SplitMix64};
 use stackchess_variants::{Variant, WithPosition};
@@ -79,43 +73,14 @@ impl Fit {
     }
 }
 
-/// Fits `P(y) = σ(β₀ + β·x)` to rows `x` with fractional responses `y` in `[0, 1]` (only 0, ½ and
-/// 1 are exact: see the module doc).
+/// Fits `P(White scores) = σ(β₀ + β·Δ)` to positions `x` with White's points `y` (1, ½ or 0):
+/// see [`crate::logistic::fit`].
 ///
 /// # Errors
-/// When there are no rows, or linfa fails (e.g. every row has the same decisive result).
+/// No positions, or a singular problem.
 pub fn fit_logistic(x: &[[f64; 5]], y: &[f64], ridge: f64) -> Result<Fit, String> {
-    if x.is_empty() {
-        return Err("no positions to fit".into());
-    }
-    let mut records = Vec::with_capacity(x.len() * 10);
-    let mut targets = Vec::with_capacity(x.len() * 2);
-    for (row, &r) in x.iter().zip(y) {
-        let labels = if r > 0.75 {
-            [true, true]
-        } else if r < 0.25 {
-            [false, false]
-        } else {
-            [true, false]
-        };
-        for l in labels {
-            records.extend_from_slice(row);
-            targets.push(l);
-        }
-    }
-    let records = Array2::from_shape_vec((targets.len(), 5), records).map_err(|e| e.to_string())?;
-    let data = Dataset::new(records, Array1::from(targets));
-    let model = LogisticRegression::default()
-        .alpha(ridge)
-        .max_iterations(300)
-        .gradient_tolerance(1e-6)
-        .fit(&data)
-        .map_err(|e| e.to_string())?;
-    // linfa gives the +1 label to the more frequent class (whatever its documentation says), so
-    // orient the model by the class it reports as positive.
-    let sign = if model.labels().pos.class { 1.0 } else { -1.0 };
-    let p = model.params();
-    Ok(Fit { intercept: sign * model.intercept(), slopes: [p[0], p[1], p[2], p[3], p[4]].map(|b| sign * b) })
+    let b = crate::logistic::fit(x, y, ridge)?;
+    Ok(Fit { intercept: b[0], slopes: [b[1], b[2], b[3], b[4], b[5]] })
 }
 
 /// The sampled material differences of one game.

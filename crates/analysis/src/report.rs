@@ -32,7 +32,7 @@ h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:32px;border-bottom:1px solid 
 .notes{color:#555;font-size:.9em}.charts{display:flex;flex-wrap:wrap;gap:12px}\
 svg.chart{background:#fff;border:1px solid #e4e4e4;border-radius:4px;padding:6px}\
 svg .ttl{font-size:13px;font-weight:600;fill:#222}svg .lbl{font-size:11px;fill:#333}svg .val{font-size:10px}\
-table{border-collapse:collapse;font-size:12px;margin:10px 0 18px}th,td{border:1px solid #ddd;padding:3px 7px}\
+table{border-collapse:collapse;font-size:12px;margin:10px 0 18px}th,td{border:1px solid #ddd;padding:3px 7px;white-space:nowrap}.scroll{overflow-x:auto}\
 th{background:#f4f4f4;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}caption{text-align:left;font-weight:600;padding:4px 0}\
 footer{margin-top:40px;color:#777;font-size:.8em}";
 
@@ -48,7 +48,11 @@ fn group_label(names: &ShortNames, v: &str, s: &str) -> String {
 }
 
 fn table_html(t: &Table, names: &ShortNames) -> Result<String> {
-    let mut s = format!("<table class=\"data\" id=\"t-{}\"><caption>{}</caption><tr>", t.name, esc(&t.title));
+    let mut s = format!(
+        "<div class=\"scroll\"><table class=\"data\" id=\"t-{}\"><caption>{}</caption><tr>",
+        t.name,
+        esc(&t.title)
+    );
     let crate::table::Shown { headers, rows, numeric } = t.display(names)?;
     for h in headers {
         let _ = write!(s, "<th>{}</th>", esc(&h));
@@ -62,7 +66,7 @@ fn table_html(t: &Table, names: &ShortNames) -> Result<String> {
         }
         s.push_str("</tr>");
     }
-    s.push_str("</table>");
+    s.push_str("</table></div>");
     Ok(s)
 }
 

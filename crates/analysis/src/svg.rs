@@ -133,15 +133,14 @@ pub fn intervals(title: &str, rows: &[IntervalRow], min: f64, max: f64, refs: &[
     }
     let _ =
         write!(s, r##"<line x1="{LABEL_W}" y1="{bottom}" x2="{}" y2="{bottom}" stroke="#333"/>"##, LABEL_W + PLOT_W);
-    for k in 0..=4 {
-        let v = min + span * f64::from(k) / 4.0;
+    for v in nice_ticks(min, max) {
         let x = xof(v);
         let _ = write!(
             s,
             r##"<line x1="{x:.1}" y1="{bottom}" x2="{x:.1}" y2="{}" stroke="#333"/><text x="{x:.1}" y="{}" text-anchor="middle" class="lbl">{}</text>"##,
             bottom + 4.0,
             bottom + 17.0,
-            tick(v, span)
+            tick(v, nice_step(span))
         );
     }
     let _ = write!(
@@ -167,9 +166,14 @@ pub fn intervals(title: &str, rows: &[IntervalRow], min: f64, max: f64, refs: &[
                     cy - 5.0,
                     cy + 5.0
                 );
-                format!("{} [{}, {}]", tick(r.value, span / 10.0), tick(lo, span / 10.0), tick(hi, span / 10.0))
+                format!(
+                    "{} [{}, {}]",
+                    tick(r.value, nice_step(span) / 10.0),
+                    tick(lo, nice_step(span) / 10.0),
+                    tick(hi, nice_step(span) / 10.0)
+                )
             }
-            _ => tick(r.value, span / 10.0),
+            _ => tick(r.value, nice_step(span) / 10.0),
         };
         if r.value.is_finite() {
             let _ = write!(
@@ -184,19 +188,28 @@ pub fn intervals(title: &str, rows: &[IntervalRow], min: f64, max: f64, refs: &[
     s
 }
 
-fn tick(v: f64, span: f64) -> String {
+/// A round step (1, 2 or 5 times a power of ten) giving at most seven ticks over `span`.
+fn nice_step(span: f64) -> f64 {
+    let raw = span.max(1e-9) / 6.0;
+    let p = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * p).find(|&s| s >= raw).unwrap_or(10.0 * p)
+}
+
+/// Round tick values from `min` to `max`.
+fn nice_ticks(min: f64, max: f64) -> Vec<f64> {
+    let step = nice_step(max - min);
+    let first = (min / step - 1e-9).ceil() as i64;
+    let last = (max / step + 1e-9).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// A value shown with as many decimals as the step between ticks needs.
+fn tick(v: f64, step: f64) -> String {
     if !v.is_finite() {
         return if v > 0.0 { "+inf".into() } else { "-inf".into() };
     }
-    if span >= 20.0 {
-        format!("{v:.0}")
-    } else if span >= 2.0 {
-        format!("{v:.1}")
-    } else if span >= 0.2 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.3}")
-    }
+    let decimals = if step >= 1.0 { 0 } else { (-step.log10()).ceil() as usize };
+    format!("{v:.decimals$}")
 }
 
 /// A histogram of integer values in `bins` equal bins from `lo` to `hi` (inclusive).
@@ -260,5 +273,13 @@ mod tests {
         let s = histogram("len", &[1, 2, 2, 10], 1, 10, 5);
         assert_eq!(s.matches(r#"class="bar""#).count(), 5);
         assert!(s.contains("1–2 plies: 3"), "{s}");
+        let t = nice_ticks(0.3, 0.8);
+        assert_eq!(t.len(), 6);
+        assert!(t.iter().zip([0.3, 0.4, 0.5, 0.6, 0.7, 0.8]).all(|(a, b)| (a - b).abs() < 1e-12), "{t:?}");
+        assert_eq!(nice_ticks(-1.0, 10.0), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        assert_eq!(
+            (tick(0.26, 0.1), tick(3.0, 2.0), tick(f64::INFINITY, 1.0)),
+            ("0.3".into(), "3".into(), "+inf".into())
+        );
     }
 }

@@ -165,7 +165,7 @@ fn opening_entropy() {
         .collect()
         .unwrap();
     // Three games open 1e21e3, three 1d21d3: one bit.
-    assert_eq!((f(&k1, "distinct"), f(&k1, "entropy_bits")), (2.0, 1.0));
+    assert_eq!((f(&k1, "start_positions"), f(&k1, "distinct"), f(&k1, "entropy_bits")), (1.0, 2.0, 1.0));
     close(f(&k1, "max_bits"), 6f64.log2(), 1e-12);
     // All three draws open 1e21e3: zero bits.
     let k1 =

@@ -34,6 +34,15 @@ enum Command {
     Selfplay(cmd::selfplay::Args),
     /// Play engine A against engine B: score, Elo with a 95% interval, pentanomial counts, SPRT.
     Match(cmd::match_::Args),
+    /// Balance statistics of self-play directories: W/D/L, White's score and Elo, lengths, terminations, piece values.
+    #[cfg(feature = "analysis")]
+    Stats(cmd::stats::Args),
+    /// Compare two sets of runs (two variants, or two settings): differences with intervals and tests.
+    #[cfg(feature = "analysis")]
+    Compare(cmd::compare::Args),
+    /// The main job: self-play each variant, print the comparison, write an HTML report.
+    #[cfg(feature = "analysis")]
+    Balance(cmd::balance::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,11 +57,21 @@ fn main() -> ExitCode {
         Command::Engine(a) => cmd::engine::run(&a),
         Command::Selfplay(a) => cmd::selfplay::run(&a),
         Command::Match(a) => cmd::match_::run(&a),
+        #[cfg(feature = "analysis")]
+        Command::Stats(a) => cmd::stats::run(&a),
+        #[cfg(feature = "analysis")]
+        Command::Compare(a) => cmd::compare::run(&a),
+        #[cfg(feature = "analysis")]
+        Command::Balance(a) => cmd::balance::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`stackchess moves | head`) is not an error of ours.
-        Err(e) if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) => {
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -2,10 +2,16 @@
 
 pub mod analyse;
 pub mod apply;
+#[cfg(feature = "analysis")]
+pub mod balance;
 pub mod bench;
+#[cfg(feature = "analysis")]
+pub mod compare;
 pub mod engine;
 pub mod match_;
 pub mod moves;
 pub mod perft;
 pub mod selfplay;
 pub mod show;
+#[cfg(feature = "analysis")]
+pub mod stats;

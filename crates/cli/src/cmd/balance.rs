@@ -1,0 +1,207 @@
+//! `stackchess balance`: the main job. A self-play batch of each variant, then the comparison
+//! table on stdout and the HTML report.
+//!
+//! Each variant's batch lives in `DIR/<variant>/` (a normal self-play directory); running the
+//! command again with the same settings reuses the finished games and plays only missing ones.
+
+use crate::cmd::stats::{notes, warn_skipped, AnalysisArgs, OutputArgs};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use stackchess_analysis::{analyse, compare_sets, load, render, Table};
+use stackchess_core::Position;
+use stackchess_search::{Limits, SearchConfig};
+use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Openings, Progress, ResignRule, RunConfig, RunEnd};
+use stackchess_variants::{Variant, WithPosition};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Games per variant by default: with [`DEFAULT_NODES`], the whole job takes a few minutes on
+/// two cores in a release build (see README).
+pub const DEFAULT_GAMES: u64 = 100;
+/// Nodes per move by default.
+pub const DEFAULT_NODES: u64 = 400;
+
+/// Flags of `balance`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Variants to play and compare, comma-separated (the first is A in the comparison).
+    #[arg(long, value_delimiter = ',', default_value = "malka,traditional")]
+    pub variants: Vec<Variant>,
+    /// Games per variant.
+    #[arg(long, default_value_t = DEFAULT_GAMES)]
+    pub games: u64,
+    /// Search nodes per move.
+    #[arg(long, default_value_t = DEFAULT_NODES)]
+    pub nodes: u64,
+    /// Output directory: one self-play directory per variant, report.html.
+    #[arg(long, default_value = "balance-out")]
+    pub dir: PathBuf,
+    /// Base seed of the batches.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Openings: `random:K` (K random plies, so the deterministic engine plays different games), `start`, or an LFEN file.
+    #[arg(long, default_value = "random:2")]
+    pub openings: String,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    /// Adjudicate a loss when both sides' searches see one side down this many centipawns for 4 moves each (0: never).
+    #[arg(long, default_value_t = 1000, value_name = "CP")]
+    pub resign_score: i32,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// A progress bar per batch (hidden when quiet or not on a terminal).
+struct Bar(ProgressBar);
+
+impl Bar {
+    fn new(quiet: bool, variant: Variant) -> Bar {
+        if quiet || !std::io::stderr().is_terminal() {
+            return Bar(ProgressBar::hidden());
+        }
+        let bar = ProgressBar::new(0);
+        let template =
+            format!("{variant:>12} [{{elapsed_precise}}] {{bar:30.cyan/blue}} {{pos}}/{{len}} games (ETA {{eta}})");
+        bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+        bar.enable_steady_tick(Duration::from_millis(500));
+        Bar(bar)
+    }
+}
+
+impl Progress for Bar {
+    fn begin(&mut self, total: u64, done: u64) {
+        self.0.set_length(total);
+        self.0.set_position(done);
+    }
+    fn finished(&mut self, _record: &GameRecord) -> bool {
+        self.0.inc(1);
+        true
+    }
+}
+
+/// Plays (or completes) one variant's batch in `dir`.
+struct Batch<'a> {
+    args: &'a Args,
+    dir: &'a Path,
+    variant: Variant,
+}
+
+impl WithPosition for Batch<'_> {
+    type Output = Result<()>;
+    fn call<P: Position>(self) -> Result<()> {
+        let a = self.args;
+        let engine = EngineSpec {
+            label: "default".into(),
+            config: SearchConfig::for_variant(P::variant_name()),
+            limits: Limits::nodes(a.nodes),
+        };
+        let cfg = RunConfig {
+            seed: a.seed,
+            games: a.games,
+            threads: a.threads,
+            openings: Openings::parse::<P>(&a.openings)?,
+            opening_filter: None,
+            paired: false,
+            adjudication: Adjudication {
+                max_plies: Some(a.max_plies),
+                resign: (a.resign_score > 0).then_some(ResignRule { moves: 4, score: a.resign_score }),
+                draw: None,
+            },
+            engines: vec![engine],
+            event: "stackchess balance".into(),
+        };
+        let resume = self.dir.join("manifest.json").exists();
+        let mut bar = Bar::new(a.quiet, self.variant);
+        let summary = stackchess_selfplay::run::<P>(self.dir, &cfg, resume, &STOP, &mut bar);
+        bar.0.finish_and_clear();
+        let summary = summary.with_context(|| {
+            format!("self-play of {} in {} (remove the directory to start it afresh)", self.variant, self.dir.display())
+        })?;
+        if summary.end == RunEnd::Interrupted {
+            bail!(
+                "interrupted: {} of {} {} games recorded; run the same command again to complete",
+                summary.done,
+                summary.games,
+                self.variant
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<()> {
+    if a.variants.is_empty() {
+        bail!("--variants names no variant");
+    }
+    ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    })?;
+    let started = Instant::now();
+    let mut dirs = Vec::new();
+    for &v in &a.variants {
+        let dir = a.dir.join(v.name());
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let t = Instant::now();
+        v.with(Batch { args: a, dir: &dir, variant: v })?;
+        eprintln!("{v}: {} games in {} ({:.1}s)", a.games, dir.display(), t.elapsed().as_secs_f64());
+        dirs.push(dir.display().to_string());
+    }
+    let played = started.elapsed();
+    let opts = a.analysis.options();
+    let all = load(&dirs)?;
+    let mut analysis = analyse(&all, &opts)?;
+    warn_skipped(&analysis);
+    let mut shown: Vec<Table> = vec![analysis.tables[0].clone()];
+    let mut comparison = None;
+    for other in dirs.iter().skip(1) {
+        let (c, _) = compare_sets(
+            &load(std::slice::from_ref(&dirs[0]))?,
+            &load(std::slice::from_ref(other))?,
+            &stackchess_analysis::Options { pieces: None, opening_plies: vec![] },
+        )?;
+        let t = c.metrics_table()?;
+        shown.push(t.clone());
+        analysis.tables.push(t);
+        comparison.get_or_insert(c);
+    }
+    shown.extend(analysis.tables.iter().filter(|t| t.name == "pieces").cloned());
+    print!("{}", render(&shown, a.output.format())?);
+    if let Some(path) = &a.output.out {
+        let files = stackchess_analysis::write_all(&analysis.tables, path)?;
+        eprintln!("wrote {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
+    }
+    let report = a.output.report.clone().unwrap_or_else(|| a.dir.join("report.html"));
+    let mut n = notes(&all, &dirs);
+    n.insert(
+        0,
+        format!(
+            "{} games per variant, {} nodes a move, openings {}, draw after {} plies, seed {}; self-play took {:.0}s",
+            a.games,
+            a.nodes,
+            a.openings,
+            a.max_plies,
+            a.seed,
+            played.as_secs_f64()
+        ),
+    );
+    let html = analysis.report("stackchess balance: how balanced is each rule set?", n, comparison.as_ref())?;
+    std::fs::write(&report, html).with_context(|| format!("writing the report {}", report.display()))?;
+    eprintln!("wrote {} ({:.0}s in all)", report.display(), started.elapsed().as_secs_f64());
+    Ok(())
+}

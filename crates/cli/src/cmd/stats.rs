@@ -1,0 +1,172 @@
+//! `stackchess stats`: balance statistics of self-play output directories.
+//!
+//! Also the output and analysis flags that `compare` and `balance` share.
+
+use anyhow::{Context, Result};
+use stackchess_analysis::{analyse, load, render, write_all, Analysis, Format, Games, Options, PieceOptions, Table};
+use std::path::PathBuf;
+
+/// Flags of `stats`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Self-play output directories, games.csv files, or quoted glob patterns of them.
+    #[arg(required = true, value_name = "DIR")]
+    pub inputs: Vec<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+/// How tables are printed.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
+pub enum FormatArg {
+    /// Aligned text.
+    #[default]
+    Table,
+    /// CSV (several tables separated by `# name` lines).
+    Csv,
+    /// One JSON object of tables.
+    Json,
+}
+
+/// Output flags shared by `stats`, `compare` and `balance`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OutputArgs {
+    /// How tables are printed on stdout.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: FormatArg,
+    /// Also write the tables to FILE: .csv, .parquet (one file per table: FILE, then
+    /// FILE-stem.<table>.ext) or .json (all tables in one object).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Write a self-contained HTML report (charts and tables; opens offline in a browser).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+}
+
+/// Analysis flags shared by `stats`, `compare` and `balance`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AnalysisArgs {
+    /// Skip the piece-value regression (replays every game).
+    #[arg(long)]
+    pub no_pieces: bool,
+    /// Bootstrap resamples for the piece-value intervals.
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long = "bootstrap-seed", id = "bootstrap_seed", default_value_t = 1)]
+    pub seed: u64,
+    /// Piece values: sample every N plies ...
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub sample_every: usize,
+    /// ... after the first N plies.
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub sample_after: usize,
+    /// Opening diversity: prefix lengths in plies (comma-separated; empty for none).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8", value_name = "K,...")]
+    pub opening_plies: Vec<usize>,
+}
+
+impl AnalysisArgs {
+    /// The library's options.
+    pub fn options(&self) -> Options {
+        Options {
+            opening_plies: self.opening_plies.clone(),
+            pieces: (!self.no_pieces).then_some(PieceOptions {
+                skip_plies: self.sample_after,
+                every: self.sample_every.max(1),
+                bootstrap: self.bootstrap,
+                seed: self.seed,
+                ..PieceOptions::default()
+            }),
+        }
+    }
+}
+
+impl OutputArgs {
+    /// The library's format.
+    pub fn format(&self) -> Format {
+        match self.format {
+            FormatArg::Table => Format::Table,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Json => Format::Json,
+        }
+    }
+
+    /// Prints `tables` on stdout and writes them to `--out`.
+    pub fn emit(&self, tables: &[Table]) -> Result<()> {
+        print!("{}", render(tables, self.format())?);
+        if let Some(path) = &self.out {
+            let files = write_all(tables, path)?;
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            eprintln!("wrote {}", names.join(", "));
+        }
+        Ok(())
+    }
+
+    /// Writes the report if asked.
+    pub fn write_report(&self, html: impl FnOnce() -> Result<String>) -> Result<()> {
+        if let Some(path) = &self.report {
+            std::fs::write(path, html()?).with_context(|| format!("writing the report {}", path.display()))?;
+            eprintln!("wrote {}", path.display());
+        }
+        Ok(())
+    }
+}
+
+/// Loads inputs, saying on stderr what was read.
+pub fn load_inputs(inputs: &[String]) -> Result<Games> {
+    let games = load(inputs)?;
+    eprintln!(
+        "read {} games from {} file{}{}",
+        games.len(),
+        games.files.len(),
+        if games.files.len() == 1 { "" } else { "s" },
+        if games.duplicates > 0 {
+            format!(" ({} duplicate game ids dropped)", games.duplicates)
+        } else {
+            String::new()
+        }
+    );
+    Ok(games)
+}
+
+/// Warns on stderr about games the piece-value regression could not replay.
+pub fn warn_skipped(a: &Analysis) {
+    for pv in a.pieces.iter().flatten() {
+        if pv.skipped > 0 {
+            eprintln!(
+                "warning: piece values for {}: {} game(s) could not be replayed and were left out (first: {})",
+                pv.variant,
+                pv.skipped,
+                pv.first_error.as_deref().unwrap_or("?")
+            );
+        }
+        if let Err(e) = &pv.fit {
+            eprintln!("warning: piece values for {}: {e}", pv.variant);
+        }
+    }
+}
+
+/// Notes for the report header.
+pub fn notes(games: &Games, inputs: &[String]) -> Vec<String> {
+    vec![
+        format!("Inputs: {}", inputs.join(", ")),
+        format!(
+            "{} games from {} file(s); {} duplicate game ids dropped",
+            games.len(),
+            games.files.len(),
+            games.duplicates
+        ),
+    ]
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<()> {
+    let games = load_inputs(&a.inputs)?;
+    let analysis = analyse(&games, &a.analysis.options())?;
+    warn_skipped(&analysis);
+    a.output.emit(&analysis.tables)?;
+    a.output.write_report(|| Ok(analysis.report("stackchess balance statistics", notes(&games, &a.inputs), None)?))
+}
