@@ -131,3 +131,29 @@ impl Comparison {
         Ok(Table::new("sides", "The two sets (White's view; 95% intervals)", df))
     }
 }
+
+/// Several comparisons in one table: their metrics rows, each led by the names of its two sets.
+///
+/// # Errors
+/// A polars error.
+pub fn comparisons_table(comparisons: &[Comparison]) -> Result<Table> {
+    let mut all: Option<DataFrame> = None;
+    for c in comparisons {
+        let df = c.metrics_table()?.df;
+        let h = df.height();
+        let mut cols = vec![
+            Column::new("set_a".into(), vec![c.labels[0].clone(); h]),
+            Column::new("set_b".into(), vec![c.labels[1].clone(); h]),
+        ];
+        cols.extend(df.columns().iter().cloned());
+        let df = DataFrame::new_infer_height(cols)?;
+        match &mut all {
+            Some(a) => {
+                a.vstack_mut(&df)?;
+            }
+            None => all = Some(df),
+        }
+    }
+    let df = all.unwrap_or_default();
+    Ok(Table::new("compare", "Comparisons (A − B, 95% intervals, two-sided z-tests)", df))
+}

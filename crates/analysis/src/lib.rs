@@ -18,7 +18,7 @@ pub mod summary;
 pub mod svg;
 pub mod table;
 
-pub use compare::{compare, Comparison};
+pub use compare::{compare, comparisons_table, Comparison};
 pub use error::{AnalysisError, Result};
 pub use load::{load, GameRow, Games};
 pub use pieces::{PieceOptions, PieceValues};

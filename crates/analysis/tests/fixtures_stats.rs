@@ -202,6 +202,9 @@ fn compare_matches_hand_values() {
     let t = c.metrics_table().unwrap();
     assert_eq!(t.df.height(), 3);
     assert_eq!(c.sides_table().unwrap().df.height(), 2);
+    let both = compare::comparisons_table(&[c.clone(), c]).unwrap();
+    assert_eq!(both.df.shape(), (6, 14));
+    assert_eq!(both.df.column("set_a").unwrap().str().unwrap().get(5), Some("malka (nodes=1000)"));
 }
 
 #[test]

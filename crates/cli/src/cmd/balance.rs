@@ -7,7 +7,7 @@
 use crate::cmd::stats::{notes, warn_skipped, AnalysisArgs, OutputArgs};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use stackchess_analysis::{analyse, compare_sets, load, render, Table};
+use stackchess_analysis::{analyse, compare_sets, comparisons_table, load, render, write_all, Options, Table};
 use stackchess_core::Position;
 use stackchess_search::{Limits, SearchConfig};
 use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Openings, Progress, ResignRule, RunConfig, RunEnd};
@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 
 /// Games per variant by default: with [`DEFAULT_NODES`], the whole job takes a few minutes on
 /// two cores in a release build (see README).
-pub const DEFAULT_GAMES: u64 = 100;
+pub const DEFAULT_GAMES: u64 = 200;
 /// Nodes per move by default.
-pub const DEFAULT_NODES: u64 = 400;
+pub const DEFAULT_NODES: u64 = 1000;
 
 /// Flags of `balance`.
 #[derive(clap::Args, Debug)]
@@ -168,22 +168,21 @@ pub fn run(a: &Args) -> Result<()> {
     let mut analysis = analyse(&all, &opts)?;
     warn_skipped(&analysis);
     let mut shown: Vec<Table> = vec![analysis.tables[0].clone()];
-    let mut comparison = None;
+    let mut comparisons = Vec::new();
+    let first = load(std::slice::from_ref(&dirs[0]))?;
+    let no_extras = Options { pieces: None, opening_plies: vec![] };
     for other in dirs.iter().skip(1) {
-        let (c, _) = compare_sets(
-            &load(std::slice::from_ref(&dirs[0]))?,
-            &load(std::slice::from_ref(other))?,
-            &stackchess_analysis::Options { pieces: None, opening_plies: vec![] },
-        )?;
-        let t = c.metrics_table()?;
-        shown.push(t.clone());
-        analysis.tables.push(t);
-        comparison.get_or_insert(c);
+        let (c, _) = compare_sets(&first, &load(std::slice::from_ref(other))?, &no_extras)?;
+        shown.push(c.metrics_table()?);
+        comparisons.push(c);
+    }
+    if !comparisons.is_empty() {
+        analysis.tables.push(comparisons_table(&comparisons)?);
     }
     shown.extend(analysis.tables.iter().filter(|t| t.name == "pieces").cloned());
     print!("{}", render(&shown, a.output.format())?);
     if let Some(path) = &a.output.out {
-        let files = stackchess_analysis::write_all(&analysis.tables, path)?;
+        let files = write_all(&analysis.tables, path)?;
         eprintln!("wrote {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
     }
     let report = a.output.report.clone().unwrap_or_else(|| a.dir.join("report.html"));
@@ -200,7 +199,7 @@ pub fn run(a: &Args) -> Result<()> {
             played.as_secs_f64()
         ),
     );
-    let html = analysis.report("stackchess balance: how balanced is each rule set?", n, comparison.as_ref())?;
+    let html = analysis.report("stackchess balance: how balanced is each rule set?", n, comparisons.first())?;
     std::fs::write(&report, html).with_context(|| format!("writing the report {}", report.display()))?;
     eprintln!("wrote {} ({:.0}s in all)", report.display(), started.elapsed().as_secs_f64());
     Ok(())

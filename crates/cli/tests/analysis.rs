@@ -1,0 +1,121 @@
+//! `stackchess stats`, `compare` and `balance` as a user runs them.
+#![cfg(feature = "analysis")]
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../analysis/tests/fixtures");
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stackchess-cli-analysis-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn stackchess() -> Command {
+    Command::cargo_bin("stackchess").unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn stats_prints_every_table_and_writes_files() {
+    let dir = tmp("stats");
+    let out = stackchess()
+        .args(["stats", &format!("{FIXTURES}/basic/*"), &format!("{FIXTURES}/more"), "--bootstrap", "5"])
+        .arg("--out")
+        .arg(dir.join("t.csv"))
+        .arg("--report")
+        .arg(dir.join("r.html"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(stderr.contains("read 15 games from 3 files (2 duplicate game ids dropped)"), "{stderr}");
+    for title in ["Results per variant", "Game length", "Termination reasons", "Opening diversity", "Piece values"] {
+        assert!(stdout.contains(title), "{title} missing:\n{stdout}");
+    }
+    assert!(stdout.contains("0.667 [0.314, 1.000]"), "{stdout}");
+    for f in ["t.csv", "t.lengths.csv", "t.terminations.csv", "t.openings.csv", "t.pieces.csv", "r.html"] {
+        assert!(dir.join(f).is_file(), "{f} not written");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn stats_json_is_one_object_of_tables() {
+    let out = stackchess()
+        .args(["stats", &format!("{FIXTURES}/basic/malka"), "--format", "json", "--no-pieces", "--opening-plies", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"].as_array().unwrap().len(), 2);
+    assert!(v.get("pieces").is_none());
+    assert_eq!(v["openings"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn bad_inputs_fail_naming_the_file() {
+    for (case, want) in [
+        ("truncated", "truncated/games.csv:3: truncated last line"),
+        ("empty", "empty/games.csv: empty file"),
+        ("missing_column", "missing column(s) checks_black"),
+        ("no_such_dir", "no_such_dir: no such file or directory"),
+    ] {
+        let out = stackchess().args(["stats", &format!("{FIXTURES}/errors/{case}")]).output().unwrap();
+        assert!(!out.status.success(), "{case} succeeded");
+        let err = text(&out.stderr);
+        assert!(err.starts_with("error: ") && err.contains(want), "{case}: {err}");
+    }
+}
+
+#[test]
+fn compare_two_sets() {
+    let out = stackchess()
+        .args([
+            "compare",
+            &format!("{FIXTURES}/basic/malka"),
+            &format!("{FIXTURES}/basic/traditional"),
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    assert!(csv.starts_with("# compare\nmetric,a,a_lo,a_hi,b,b_lo,b_hi,diff,diff_lo,diff_hi,z,p_value\n"), "{csv}");
+    assert!(csv.contains("\nwhite_score,") && csv.contains("\ndraw_rate,") && csv.contains("# sides"), "{csv}");
+}
+
+#[test]
+fn balance_plays_both_variants_and_writes_the_report() {
+    let dir = tmp("balance");
+    let run = |extra: &[&str]| {
+        stackchess()
+            .args(["balance", "--games", "4", "--nodes", "40", "--max-plies", "30", "--bootstrap", "3", "-q", "--dir"])
+            .arg(&dir)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Results per variant") && stdout.contains("A = malka"), "{stdout}");
+    assert!(stdout.contains("white_score") && stdout.contains("draw_rate"), "{stdout}");
+    let report = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(report.contains("<h2>Comparison</h2>") && report.contains("<svg"));
+    for v in ["malka", "traditional"] {
+        let games = std::fs::read_to_string(dir.join(v).join("games.csv")).unwrap();
+        assert_eq!(games.lines().count(), 5, "{v}");
+    }
+    // Again: the games are reused, not replayed, and the tables are the same.
+    let again = run(&[]);
+    assert!(again.status.success());
+    assert_eq!(text(&again.stdout), stdout);
+    let _ = std::fs::remove_dir_all(dir);
+}
