@@ -2,91 +2,26 @@
 
 use crate::board::{AirRules, Board};
 use crate::tables::LEVELS;
-use stackchess_core::{Castling, Color, LfenError, LfenField, Piece, Position, Role};
+use stackchess_core::{
+    parse_placement, split_lfen, write_lfen, Castling, Color, LfenError, LfenField, LfenState, Piece, Position, Role,
+};
 use stackchess_geometry::Cell;
-use std::fmt::Write;
 
 fn e(field: LfenField, msg: impl Into<String>) -> LfenError {
     LfenError::new(field, msg)
 }
 
-/// Reads one level's placement into `b`.
-fn parse_level<V: AirRules>(b: &mut Board<V>, level: usize, text: &str) -> Result<(), LfenError> {
-    let field = LfenField::Level(level + 1);
-    let ranks: Vec<&str> = text.split('/').collect();
-    if ranks.len() != 8 {
-        return Err(e(field, format!("expected 8 ranks separated by '/', found {} in '{text}'", ranks.len())));
-    }
-    for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = 7 - i;
-        let mut file = 0usize;
-        for ch in rank_text.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                if d == 0 || d > 8 {
-                    return Err(e(field, format!("rank {}: bad empty-cell count '{ch}'", rank + 1)));
-                }
-                file += d as usize;
-            } else {
-                let p = Piece::from_char(ch)
-                    .ok_or_else(|| e(field, format!("rank {}: '{ch}' is not a piece letter", rank + 1)))?;
-                if file < 8 {
-                    b.put(Cell::from_index(level * 64 + rank * 8 + file), p);
-                }
-                file += 1;
-            }
-            if file > 8 {
-                return Err(e(field, format!("rank {} has more than 8 cells: '{rank_text}'", rank + 1)));
-            }
-        }
-        if file != 8 {
-            return Err(e(field, format!("rank {} has {file} cells, not 8: '{rank_text}'", rank + 1)));
-        }
-    }
-    Ok(())
-}
-
 /// Reads an LFEN.
 pub(crate) fn parse<V: AirRules>(lfen: &str) -> Result<Board<V>, LfenError> {
-    let fields: Vec<&str> = lfen.split_whitespace().collect();
-    if !(4..=6).contains(&fields.len()) {
-        return Err(e(
-            LfenField::Fields,
-            format!("expected 4 to 6 space-separated fields (placement side castling en-passant [halfmove fullmove]), found {}", fields.len()),
-        ));
-    }
     let mut b = Board::<V>::empty();
-    let levels: Vec<&str> = fields[0].split('|').collect();
-    if levels.len() != LEVELS {
-        return Err(e(
-            LfenField::Placement,
-            format!(
-                "{} has {LEVELS} levels, the placement has {} (levels are joined by '|')",
-                b.t.rules.name,
-                levels.len()
-            ),
-        ));
-    }
-    for (l, text) in levels.iter().enumerate() {
-        parse_level(&mut b, l, text)?;
-    }
-    b.turn = match fields[1] {
-        "w" => Color::White,
-        "b" => Color::Black,
-        s => return Err(e(LfenField::Side, format!("expected 'w' or 'b', found '{s}'"))),
-    };
+    let f = split_lfen(lfen, LEVELS, b.t.rules.name)?;
+    parse_placement(&f.levels, |c, p| b.put(c, p))?;
+    b.turn = f.turn;
     validate_placement(&b)?;
-    b.castling = parse_castling(&b, fields[2])?;
-    b.ep = parse_ep(&b, fields[3])?;
-    let num = |i: usize, field, default: u32| -> Result<u32, LfenError> {
-        fields.get(i).map_or(Ok(default), |s| {
-            s.parse::<u32>().map_err(|_| e(field, format!("'{s}' is not a non-negative integer")))
-        })
-    };
-    b.halfmove = num(4, LfenField::Halfmove, 0)?;
-    b.fullmove = num(5, LfenField::Fullmove, 1)?;
-    if b.fullmove == 0 {
-        return Err(e(LfenField::Fullmove, "must be at least 1"));
-    }
+    b.castling = parse_castling(&b, f.castling)?;
+    b.ep = parse_ep(&b, f.ep)?;
+    b.halfmove = f.halfmove;
+    b.fullmove = f.fullmove;
     let them = b.turn.other();
     if b.attacked(b.king(them), b.turn, b.by_color[b.turn.index()], b.occupied()) {
         return Err(e(LfenField::Position, format!("{them} is in check but it is {}'s move", b.turn)));
@@ -183,34 +118,12 @@ fn parse_ep<V: AirRules>(b: &Board<V>, s: &str) -> Result<Option<(Cell, Cell)>, 
 
 /// Writes the LFEN.
 pub(crate) fn write<V: AirRules>(b: &Board<V>) -> String {
-    let mut s = String::new();
-    for level in 0..LEVELS {
-        if level > 0 {
-            s.push('|');
-        }
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match b.piece_at(Cell::from_index(level * 64 + rank * 8 + file)) {
-                    Some(p) => {
-                        if empty > 0 {
-                            let _ = write!(s, "{empty}");
-                            empty = 0;
-                        }
-                        s.push(p.char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                let _ = write!(s, "{empty}");
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-    }
-    let ep = b.ep.map_or_else(|| "-".to_owned(), |(c, _)| c.to_string());
-    let _ = write!(s, " {} {} {ep} {} {}", b.turn.char(), b.castling, b.halfmove, b.fullmove);
-    s
+    let st = LfenState {
+        turn: b.turn,
+        castling: b.castling,
+        ep: b.ep.map(|(c, _)| c),
+        halfmove: b.halfmove,
+        fullmove: b.fullmove,
+    };
+    write_lfen(LEVELS, |c| b.piece_at(c), st)
 }

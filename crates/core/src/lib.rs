@@ -5,6 +5,7 @@
 
 mod error;
 mod game;
+mod lfen;
 mod mv;
 mod notation;
 mod perft_suite;
@@ -14,6 +15,7 @@ mod zobrist;
 
 pub use error::{IllegalMove, LfenError, LfenField, ParseMoveError};
 pub use game::Game;
+pub use lfen::{parse_placement, split_lfen, write_lfen, LfenFields, LfenState};
 pub use mv::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use notation::{coord, parse_coord, parse_move, parse_san, san};
 pub use perft_suite::{parse_perft_file, PerftEntry};

@@ -1,96 +1,26 @@
 //! LFEN reading and writing (RULES.md §4), with validation that names the field at fault.
 
 use crate::{Board, Variant};
-use stackchess_core::{Castling, Color, LfenError, LfenField, Piece, Position, Role};
+use stackchess_core::{
+    parse_placement, split_lfen, write_lfen, Castling, Color, LfenError, LfenField, LfenState, Piece, Position, Role,
+};
 use stackchess_geometry::Cell;
-use std::fmt::Write;
 
 fn e(field: LfenField, msg: impl Into<String>) -> LfenError {
     LfenError::new(field, msg)
 }
 
-/// Reads one level's placement into `b`.
-fn parse_level<const L: usize, V: Variant<L>>(b: &mut Board<L, V>, level: usize, text: &str) -> Result<(), LfenError> {
-    let field = LfenField::Level(level + 1);
-    let ranks: Vec<&str> = text.split('/').collect();
-    if ranks.len() != 8 {
-        return Err(e(field, format!("expected 8 ranks separated by '/', found {} in '{text}'", ranks.len())));
-    }
-    for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = 7 - i;
-        let mut file = 0usize;
-        for ch in rank_text.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                if d == 0 || d > 8 {
-                    return Err(e(field, format!("rank {}: bad empty-cell count '{ch}'", rank + 1)));
-                }
-                file += d as usize;
-            } else {
-                let p = Piece::from_char(ch)
-                    .ok_or_else(|| e(field, format!("rank {}: '{ch}' is not a piece letter", rank + 1)))?;
-                if file < 8 {
-                    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-                    let c = Cell::try_new(file as i32, rank as i32, level as i32, L).expect("on board");
-                    b.put(c, p);
-                }
-                file += 1;
-            }
-            if file > 8 {
-                return Err(e(field, format!("rank {} has more than 8 cells: '{rank_text}'", rank + 1)));
-            }
-        }
-        if file != 8 {
-            return Err(e(field, format!("rank {} has {file} cells, not 8: '{rank_text}'", rank + 1)));
-        }
-    }
-    Ok(())
-}
-
 /// Reads an LFEN for the variant `V`.
 pub(crate) fn parse<const L: usize, V: Variant<L>>(lfen: &str) -> Result<Board<L, V>, LfenError> {
-    let fields: Vec<&str> = lfen.split_whitespace().collect();
-    if fields.len() != 4 && fields.len() != 6 {
-        return Err(e(
-            LfenField::Fields,
-            format!(
-                "expected 4 or 6 space-separated fields (placement side castling en-passant [halfmove fullmove]), found {}",
-                fields.len()
-            ),
-        ));
-    }
+    let f = split_lfen(lfen, L, V::tables().rules.name)?;
     let mut b = Board::<L, V>::empty();
-    let levels: Vec<&str> = fields[0].split('|').collect();
-    if levels.len() != L {
-        return Err(e(
-            LfenField::Placement,
-            format!(
-                "{} has {L} level(s), the placement has {} (levels are joined by '|')",
-                V::tables().rules.name,
-                levels.len()
-            ),
-        ));
-    }
-    for (l, text) in levels.iter().enumerate() {
-        parse_level(&mut b, l, text)?;
-    }
-    b.turn = match fields[1] {
-        "w" => Color::White,
-        "b" => Color::Black,
-        s => return Err(e(LfenField::Side, format!("expected 'w' or 'b', found '{s}'"))),
-    };
+    parse_placement(&f.levels, |c, p| b.put(c, p))?;
+    b.turn = f.turn;
     validate_placement(&b)?;
-    b.castling = parse_castling(&b, fields[2])?;
-    b.ep = parse_ep(&b, fields[3])?;
-    let num = |i: usize, field, default: u32| -> Result<u32, LfenError> {
-        fields.get(i).map_or(Ok(default), |s| {
-            s.parse::<u32>().map_err(|_| e(field, format!("'{s}' is not a non-negative integer")))
-        })
-    };
-    b.halfmove = num(4, LfenField::Halfmove, 0)?;
-    b.fullmove = num(5, LfenField::Fullmove, 1)?;
-    if b.fullmove == 0 {
-        return Err(e(LfenField::Fullmove, "must be at least 1"));
-    }
+    b.castling = parse_castling(&b, f.castling)?;
+    b.ep = parse_ep(&b, f.ep)?;
+    b.halfmove = f.halfmove;
+    b.fullmove = f.fullmove;
     let them = b.turn.other();
     if b.is_attacked(b.king(them), b.turn, b.occupied()) {
         return Err(e(LfenField::Position, format!("{them} is in check but it is {}'s move", b.turn)));
@@ -180,35 +110,12 @@ fn parse_ep<const L: usize, V: Variant<L>>(b: &Board<L, V>, s: &str) -> Result<O
 
 /// Writes the LFEN.
 pub(crate) fn write<const L: usize, V: Variant<L>>(b: &Board<L, V>) -> String {
-    let mut s = String::new();
-    for level in 0..L {
-        if level > 0 {
-            s.push('|');
-        }
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                let c = Cell::from_index(level * 64 + rank * 8 + file);
-                match b.piece_at(c) {
-                    Some(p) => {
-                        if empty > 0 {
-                            let _ = write!(s, "{empty}");
-                            empty = 0;
-                        }
-                        s.push(p.char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                let _ = write!(s, "{empty}");
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-    }
-    let ep = b.ep.map_or_else(|| "-".to_owned(), |(c, _)| c.display(L > 1).to_string());
-    let _ = write!(s, " {} {} {ep} {} {}", b.turn.char(), b.castling, b.halfmove, b.fullmove);
-    s
+    let st = LfenState {
+        turn: b.turn,
+        castling: b.castling,
+        ep: b.ep.map(|(c, _)| c),
+        halfmove: b.halfmove,
+        fullmove: b.fullmove,
+    };
+    write_lfen(L, |c| b.piece_at(c), st)
 }

@@ -1,7 +1,7 @@
 //! Malformed positions are rejected with an error naming the field and the fault.
 
 use stackchess_core::{LfenField, Position};
-use stackchess_variants::{Fide, Malka, Traditional};
+use stackchess_variants::{AirAttack, Fide, Malka, Traditional};
 
 const START: &str = "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1";
 
@@ -117,4 +117,8 @@ fn illegal_positions_are_rejected() {
     assert!(Fide::from_lfen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq 1e3 0 1").is_ok());
     assert_eq!(err::<Fide>("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e6 0 1").0, LfenField::EnPassant);
     assert_eq!(err::<Fide>(START).0, LfenField::Placement);
+    // Every variant reads the fields through the same code: five fields is an error everywhere.
+    let five = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8 w KQkq - 0";
+    assert_eq!(err::<AirAttack>(five).0, LfenField::Fields);
+    assert!(AirAttack::from_lfen(&five.replace(" - 0", " - 0 1")).is_ok());
 }
