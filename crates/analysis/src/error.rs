@@ -11,8 +11,8 @@ pub enum AnalysisError {
         /// The path given.
         path: PathBuf,
     },
-    /// A directory without `games.csv`.
-    #[error("{}: directory has no games.csv (expected a self-play output directory)", path.display())]
+    /// A directory without `games.csv` or `games.parquet`.
+    #[error("{}: directory has no games.csv or games.parquet (expected a self-play output directory)", path.display())]
     NoGamesFile {
         /// The directory.
         path: PathBuf,

@@ -1,4 +1,5 @@
-//! Reading self-play output (`games.csv`) into one de-duplicated polars frame.
+//! Reading self-play output (`games.csv`, or its `games.parquet` copy) into one de-duplicated
+//! polars frame, and writing that copy.
 //!
 //! Each file is checked before polars parses it, so that a bad input is named precisely: an
 //! empty file, a header that is not the schema, a record with the wrong number of fields (a
@@ -7,7 +8,7 @@
 
 use crate::error::{AnalysisError, Result};
 use polars::prelude::*;
-use polars_io::prelude::{CsvReadOptions, SerReader};
+use polars_io::prelude::{CsvReadOptions, ParquetReader, ParquetWriter, SerReader};
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
@@ -56,6 +57,8 @@ pub fn column_names() -> Vec<&'static str> {
 
 /// The file name a self-play output directory holds its records in.
 pub const GAMES_FILE: &str = "games.csv";
+/// The Parquet copy of the records that `selfplay --format parquet` keeps beside `games.csv`.
+pub const GAMES_PARQUET: &str = "games.parquet";
 
 /// Games read from one or more inputs, de-duplicated by `game_id` (first occurrence kept).
 #[derive(Clone, Debug)]
@@ -240,18 +243,38 @@ fn resolve(input: &str) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// `dir/games.csv` for a directory, the path itself for a file.
+/// `dir/games.csv` for a directory (its journal, always the most complete), else
+/// `dir/games.parquet`; the path itself for a file.
 fn games_file(path: &Path) -> Result<PathBuf> {
     if path.is_dir() {
-        let file = path.join(GAMES_FILE);
-        if file.is_file() {
-            Ok(file)
-        } else {
-            Err(AnalysisError::NoGamesFile { path: path.to_owned() })
-        }
+        [GAMES_FILE, GAMES_PARQUET]
+            .iter()
+            .map(|name| path.join(name))
+            .find(|file| file.is_file())
+            .ok_or_else(|| AnalysisError::NoGamesFile { path: path.to_owned() })
     } else {
         Ok(path.to_owned())
     }
+}
+
+/// Whether a file is named `*.parquet`.
+fn is_parquet(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
+}
+
+/// Writes the checked records of `csv` (a `games.csv`) as Parquet to `out`, through a temporary
+/// file renamed over `out`, so a reader never sees half a file. Returns the number of games.
+///
+/// # Errors
+/// Whatever [`load`] reports for a bad `games.csv`, or a failed write (naming the file).
+pub fn write_games_parquet(csv: &Path, out: &Path) -> Result<usize> {
+    let mut df = read_file(csv)?;
+    let werr = |path: &Path, message: String| AnalysisError::Write { path: path.to_owned(), message };
+    let tmp = out.with_extension("parquet.tmp");
+    let file = std::fs::File::create(&tmp).map_err(|e| werr(&tmp, e.to_string()))?;
+    ParquetWriter::new(file).finish(&mut df).map_err(|e| werr(&tmp, e.to_string()))?;
+    std::fs::rename(&tmp, out).map_err(|e| werr(out, e.to_string()))?;
+    Ok(df.height())
 }
 
 /// The polars schema of `games.csv`.
@@ -269,8 +292,11 @@ fn schema() -> Schema {
         .collect()
 }
 
-/// Reads and checks one file.
+/// Reads and checks one file: CSV, or Parquet by its extension.
 fn read_file(path: &Path) -> Result<DataFrame> {
+    if is_parquet(path) {
+        return read_parquet(path);
+    }
     let bytes = std::fs::read(path).map_err(|source| AnalysisError::Io { path: path.to_owned(), source })?;
     check_records(path, &bytes)?;
     let df = CsvReadOptions::default()
@@ -280,7 +306,7 @@ fn read_file(path: &Path) -> Result<DataFrame> {
         .into_reader_with_file_handle(Cursor::new(bytes))
         .finish()
         .map_err(|e| AnalysisError::Parse { path: path.to_owned(), message: e.to_string() })?;
-    check_values(path, &df)?;
+    check_values(path, &df, 2)?;
     Ok(df)
 }
 
@@ -396,8 +422,43 @@ fn check_header(path: &Path, header: &[String]) -> Result<()> {
     Err(AnalysisError::Schema { path: path.to_owned(), detail: parts.join("; ") })
 }
 
-/// Checks that no required value is missing.
-fn check_values(path: &Path, df: &DataFrame) -> Result<()> {
+/// Reads a `games.parquet`, checking its columns and types against the schema and its results.
+fn read_parquet(path: &Path) -> Result<DataFrame> {
+    let file = std::fs::File::open(path).map_err(|source| AnalysisError::Io { path: path.to_owned(), source })?;
+    if file.metadata().is_ok_and(|m| m.len() == 0) {
+        return Err(AnalysisError::Empty { path: path.to_owned() });
+    }
+    let df = ParquetReader::new(file).finish().map_err(|e| AnalysisError::Parse {
+        path: path.to_owned(),
+        message: format!("not a readable Parquet file: {e}"),
+    })?;
+    let header: Vec<String> = df.get_column_names().iter().map(ToString::to_string).collect();
+    check_header(path, &header)?;
+    for field in schema().iter_fields() {
+        let got = df.column(field.name())?.dtype();
+        if got != field.dtype() {
+            return Err(AnalysisError::Schema {
+                path: path.to_owned(),
+                detail: format!("column '{}' has type {got}, expected {}", field.name(), field.dtype()),
+            });
+        }
+    }
+    let ids = df.column("game_id")?.str()?;
+    for (row, (id, result)) in ids.iter().zip(df.column("result")?.str()?.iter()).enumerate() {
+        let err = |detail: String| AnalysisError::Record { path: path.to_owned(), line: row + 1, detail };
+        if id.is_none_or(str::is_empty) {
+            return Err(err("empty game_id (row numbers count from 1)".into()));
+        }
+        if !matches!(result, Some("1-0" | "0-1" | "1/2-1/2")) {
+            return Err(err(format!("result '{}' is not 1-0, 0-1 or 1/2-1/2", result.unwrap_or(""))));
+        }
+    }
+    check_values(path, &df, 1)?;
+    Ok(df)
+}
+
+/// Checks that no required value is missing; errors name row `r` (from 0) as line `r + first`.
+fn check_values(path: &Path, df: &DataFrame, first: usize) -> Result<()> {
     for &(name, kind) in &COLUMNS {
         if kind == Kind::Text {
             continue;
@@ -408,7 +469,7 @@ fn check_values(path: &Path, df: &DataFrame) -> Result<()> {
             let row = mask.iter().position(|m| m == Some(true)).unwrap_or(0);
             return Err(AnalysisError::Record {
                 path: path.to_owned(),
-                line: row + 2,
+                line: row + first,
                 detail: format!("missing value in column '{name}'"),
             });
         }

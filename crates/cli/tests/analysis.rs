@@ -119,3 +119,32 @@ fn balance_plays_both_variants_and_writes_the_report() {
     assert_eq!(text(&again.stdout), stdout);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `stats` of a file, as CSV tables without piece values, and the games count it read.
+fn stats_csv(path: &std::path::Path) -> (String, String) {
+    let out = stackchess().arg("stats").arg(path).args(["--format", "csv", "--no-pieces"]).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    (text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn selfplay_keeps_a_parquet_copy_that_reads_as_the_csv() {
+    let dir = tmp("parquet").join("run");
+    let run = ["selfplay", "-v", "fide", "--nodes", "200", "--max-plies", "40", "-q", "--threads", "2"];
+    let played = stackchess().args(run).args(["--games", "4", "--format", "parquet", "--out"]).arg(&dir).output();
+    let played = played.unwrap();
+    assert!(played.status.success(), "{}", text(&played.stderr));
+    let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(manifest.contains(r#""format": "csv+parquet""#), "{manifest}");
+    let (csv, parquet) = (stats_csv(&dir.join("games.csv")), stats_csv(&dir.join("games.parquet")));
+    assert!(csv.1.contains("read 4 games") && parquet.1.contains("read 4 games"), "{}\n{}", csv.1, parquet.1);
+    assert_eq!(csv.0, parquet.0);
+
+    // Resumed without the flag, the run keeps its copy up to date.
+    let more = stackchess().args(run).args(["--games", "6", "--resume", "--out"]).arg(&dir).output().unwrap();
+    assert!(more.status.success(), "{}", text(&more.stderr));
+    let (csv, parquet) = (stats_csv(&dir.join("games.csv")), stats_csv(&dir.join("games.parquet")));
+    assert!(parquet.1.contains("read 6 games"), "{}", parquet.1);
+    assert_eq!(csv.0, parquet.0);
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}

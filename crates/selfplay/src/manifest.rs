@@ -69,7 +69,8 @@ pub struct Manifest {
     pub settings: RunSettings,
     /// Games the run is to have (the latest `--games`).
     pub games: u64,
-    /// The games file format (`csv`).
+    /// The record files: `csv`, or `csv+parquet` when `games.parquet` is kept beside the journal
+    /// `games.csv` (`stackchess selfplay --format parquet`).
     pub format: String,
     /// Start of the run, UTC, RFC 3339.
     pub started: String,

@@ -62,6 +62,10 @@ pub struct RunArgs {
     /// Continue the run in --out: keep its finished games, play the missing ones.
     #[arg(long)]
     pub resume: bool,
+    /// Records: `csv` (games.csv, appended game by game), or `parquet` (also games.parquet, a
+    /// copy of games.csv rewritten at the end of each session; a resumed run keeps it).
+    #[arg(long, value_enum, default_value_t = GamesFormat::Csv)]
+    pub format: GamesFormat,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -85,9 +89,21 @@ pub struct RunArgs {
     pub draw_after: u32,
 }
 
+/// The record formats of a run directory.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GamesFormat {
+    /// games.csv only.
+    Csv,
+    /// games.csv (the journal that makes runs resumable) and games.parquet.
+    Parquet,
+}
+
 impl RunArgs {
     /// The run's settings, with these engines.
     pub fn config<P: Position>(&self, engines: Vec<EngineSpec>, event: &str) -> Result<RunConfig> {
+        if self.format == GamesFormat::Parquet && !cfg!(feature = "analysis") {
+            bail!("--format parquet needs the `analysis` feature, which this build of stackchess leaves out");
+        }
         let openings = Openings::parse::<P>(&self.openings)?;
         let opening_filter =
             self.opening_max_cp.map(|max_cp| OpeningFilter { max_cp, limits: Limits::nodes(self.opening_check_nodes) });
@@ -278,13 +294,48 @@ pub fn format_duration(d: Duration) -> String {
     }
 }
 
-/// Runs `cfg` for `P` with a progress bar and Ctrl-C handling; prints nothing itself.
+/// Runs `cfg` for `P` with a progress bar and Ctrl-C handling, then writes the Parquet copy of
+/// the records when the run has one (even after an interruption); prints nothing itself.
 pub fn execute<P: Position>(args: &RunArgs, cfg: &RunConfig, ui: &mut Ui) -> Result<Summary> {
     catch_interrupt()?;
     let summary = stackchess_selfplay::run::<P>(&args.out, cfg, args.resume, &STOP, ui);
     ui.bar.finish_and_clear();
-    Ok(summary?)
+    let summary = summary?;
+    parquet_copy(args)?;
+    Ok(summary)
 }
+
+/// Rewrites `games.parquet` from `games.csv` when `--format parquet` is given or the run was
+/// started with it (its manifest says so), and records the format in the manifest.
+#[cfg(feature = "analysis")]
+fn parquet_copy(args: &RunArgs) -> Result<()> {
+    use anyhow::Context;
+    use stackchess_selfplay::run::{GAMES_CSV, MANIFEST};
+    let manifest_path = args.out.join(MANIFEST);
+    let mut manifest = stackchess_selfplay::Manifest::read(&manifest_path)?;
+    if args.format != GamesFormat::Parquet && manifest.format != PARQUET_FORMAT {
+        return Ok(());
+    }
+    let out = args.out.join(stackchess_analysis::load::GAMES_PARQUET);
+    stackchess_analysis::load::write_games_parquet(&args.out.join(GAMES_CSV), &out)
+        .with_context(|| format!("writing {}", out.display()))?;
+    if manifest.format != PARQUET_FORMAT {
+        manifest.format = PARQUET_FORMAT.into();
+        manifest.write(&manifest_path)?;
+    }
+    Ok(())
+}
+
+/// Without the analysis crate there is no Parquet writer (and `config` refuses the flag).
+#[cfg(not(feature = "analysis"))]
+#[allow(clippy::unnecessary_wraps)]
+fn parquet_copy(_: &RunArgs) -> Result<()> {
+    Ok(())
+}
+
+/// The manifest's `format` of a run that keeps a Parquet copy.
+#[cfg(feature = "analysis")]
+const PARQUET_FORMAT: &str = "csv+parquet";
 
 /// The lines every run prints at its end: where, how many, how fast, how games ended.
 pub fn print_run(args: &RunArgs, s: &Summary, ui: &Ui) {
