@@ -7,7 +7,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use stackchess_malka::Malka;
 use stackchess_search::{Limits, SearchConfig};
-use stackchess_selfplay::{run, Adjudication, EngineSpec, NoProgress, Openings, RunConfig, RunEnd};
+use stackchess_selfplay::{run, Adjudication, EngineSpec, NoProgress, Openings, RunConfig, RunEnd, Shard};
 use std::sync::atomic::AtomicBool;
 
 const GAMES: u64 = 8;
@@ -27,6 +27,7 @@ fn config(threads: usize) -> RunConfig {
             limits: Limits::nodes(1000),
         }],
         event: "bench".into(),
+        shard: Shard::WHOLE,
     }
 }
 

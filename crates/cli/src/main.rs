@@ -34,6 +34,8 @@ enum Command {
     Selfplay(cmd::selfplay::Args),
     /// Play engine A against engine B: score, Elo with a 95% interval, pentanomial counts, SPRT.
     Match(cmd::match_::Args),
+    /// Join the directories of a run's shards (`selfplay --shard I/N`) into one run directory.
+    Merge(cmd::merge::Args),
     /// Balance statistics of self-play directories: W/D/L, White's score and Elo, lengths, terminations, piece values.
     #[cfg(feature = "analysis")]
     Stats(cmd::stats::Args),
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Engine(a) => cmd::engine::run(&a),
         Command::Selfplay(a) => cmd::selfplay::run(&a),
         Command::Match(a) => cmd::match_::run(&a),
+        Command::Merge(a) => cmd::merge::run(&a),
         #[cfg(feature = "analysis")]
         Command::Stats(a) => cmd::stats::run(&a),
         #[cfg(feature = "analysis")]

@@ -82,3 +82,38 @@ fn match_reports_score_elo_and_pairs() {
     assert!(games.values().all(|g| g.settings.contains("| B: nodes=200")));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn shards_on_two_machines_merge_into_the_whole_run() {
+    let root = tmp("shards");
+    let bin = assert_cmd::cargo::cargo_bin("stackchess");
+    let run = ["selfplay", "-v", "fide", "--games", "8", "--paired", "--nodes", "200", "--max-plies", "40", "-q"];
+    for i in 0..2 {
+        let out = Command::new(&bin)
+            .args(run)
+            .args(["--shard", &format!("{i}/2"), "--out"])
+            .arg(root.join(format!("s{i}")))
+            .assert()
+            .success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+        assert!(text.contains(&format!("(shard {i}/2)")) && text.contains("4 of 4 games recorded"), "{text}");
+    }
+    Command::new(&bin).args(run).arg("--out").arg(root.join("whole")).assert().success();
+    let out = Command::new(&bin)
+        .args(["merge", "--out"])
+        .arg(root.join("merged"))
+        .arg(root.join("s1"))
+        .arg(root.join("s0"))
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("shards 1/2, 0/2") && text.contains("8 of 8 games"), "{text}");
+    assert_eq!(records(&root.join("merged")), records(&root.join("whole")));
+
+    // Bad shard flags and a merge of nothing fail with a message.
+    let bad = Command::new(&bin).args(run).args(["--shard", "2/2", "--out"]).arg(root.join("x")).assert().failure();
+    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("shard 2/2: expected I/N"));
+    let bad = Command::new(&bin).args(["merge", "--out"]).arg(root.join("y")).arg(root.join("nope")).assert().failure();
+    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("nope/manifest.json"));
+    std::fs::remove_dir_all(root).unwrap();
+}

@@ -2,7 +2,7 @@
 
 use crate::adjudication::Adjudication;
 use crate::openings::fnv1a;
-use crate::Error;
+use crate::{Error, Shard};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -72,10 +72,17 @@ pub struct Manifest {
     /// The record files: `csv`, or `csv+parquet` when `games.parquet` is kept beside the journal
     /// `games.csv` (`stackchess selfplay --format parquet`).
     pub format: String,
+    /// The shard of the run this directory holds (absent: the whole run).
+    #[serde(default, skip_serializing_if = "is_whole")]
+    pub shard: Shard,
     /// Start of the run, UTC, RFC 3339.
     pub started: String,
     /// Start of each session of the run (the first, then each resume) and its thread count.
     pub sessions: Vec<Session>,
+}
+
+fn is_whole(shard: &Shard) -> bool {
+    shard.is_whole()
 }
 
 /// One invocation that played games of a run.

@@ -102,6 +102,40 @@ impl PgnFile {
     }
 }
 
+/// The complete games of a `games.pgn`, in file order, as (game id, text with its final blank
+/// line). A partial last game (an interrupted write) and blocks without a `GameId` tag are skipped.
+///
+/// # Errors
+/// On an I/O error.
+pub fn read_games(path: &Path) -> Result<Vec<(String, String)>, Error> {
+    let input = BufReader::new(File::open(path).map_err(|e| Error::io(path, e))?);
+    let mut games = Vec::new();
+    let mut block: Vec<String> = Vec::new();
+    // A complete game ends with its result and a blank line; an interrupted write leaves less.
+    let mut flush = |block: &mut Vec<String>| {
+        let complete = block.len() >= 2 && block[block.len() - 1].is_empty() && {
+            let last = &block[block.len() - 2];
+            !last.starts_with('[') && ["1-0", "0-1", "1/2-1/2"].iter().any(|r| last.ends_with(r))
+        };
+        let id = block.iter().find_map(|l| l.strip_prefix("[GameId \"").and_then(|r| r.strip_suffix("\"]")));
+        if let (true, Some(id)) = (complete, id) {
+            let mut text = block.join("\n");
+            text.push('\n');
+            games.push((id.to_owned(), text));
+        }
+        block.clear();
+    };
+    for line in input.lines() {
+        let line = line.map_err(|e| Error::io(path, e))?;
+        if line.starts_with("[Event ") && !block.is_empty() {
+            flush(&mut block);
+        }
+        block.push(line);
+    }
+    flush(&mut block);
+    Ok(games)
+}
+
 /// Rewrites `path` keeping only complete games for which `keep(game_id)` holds, each once (an
 /// interrupted run may leave a partial last game, or games whose record was never written).
 /// Returns the number of games kept.
@@ -113,36 +147,14 @@ pub fn repair(path: &Path, mut keep: impl FnMut(&str) -> bool) -> Result<u64, Er
         return Ok(0);
     }
     let tmp = path.with_extension("pgn.tmp");
-    let input = BufReader::new(File::open(path).map_err(|e| Error::io(path, e))?);
     let mut out = BufWriter::new(File::create(&tmp).map_err(|e| Error::io(&tmp, e))?);
-    let mut block: Vec<String> = Vec::new();
     let mut kept = std::collections::HashSet::new();
-    // A complete game ends with its result and a blank line; an interrupted write leaves less.
-    let mut flush = |block: &mut Vec<String>, out: &mut BufWriter<File>| -> Result<(), Error> {
-        let complete = block.len() >= 2 && block[block.len() - 1].is_empty() && {
-            let last = &block[block.len() - 2];
-            !last.starts_with('[') && ["1-0", "0-1", "1/2-1/2"].iter().any(|r| last.ends_with(r))
-        };
-        let id = block.iter().find_map(|l| l.strip_prefix("[GameId \"").and_then(|r| r.strip_suffix("\"]")));
-        if let (true, Some(id)) = (complete, id) {
-            if !kept.contains(id) && keep(id) {
-                for l in block.iter() {
-                    writeln!(out, "{l}").map_err(|e| Error::io(&tmp, e))?;
-                }
-                kept.insert(id.to_owned());
-            }
+    for (id, text) in read_games(path)? {
+        if !kept.contains(&id) && keep(&id) {
+            out.write_all(text.as_bytes()).map_err(|e| Error::io(&tmp, e))?;
+            kept.insert(id);
         }
-        block.clear();
-        Ok(())
-    };
-    for line in input.lines() {
-        let line = line.map_err(|e| Error::io(path, e))?;
-        if line.starts_with("[Event ") && !block.is_empty() {
-            flush(&mut block, &mut out)?;
-        }
-        block.push(line);
     }
-    flush(&mut block, &mut out)?;
     out.flush().map_err(|e| Error::io(&tmp, e))?;
     drop(out);
     std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;

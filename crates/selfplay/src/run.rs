@@ -4,7 +4,7 @@
 use crate::game::{describe_limits, play, EngineSpec, Played, Setup};
 use crate::manifest::{now_utc, EngineEntry, Manifest, RunSettings, Session};
 use crate::pgn::{self, PgnFile};
-use crate::{Adjudication, Error, GameRecord, Openings, RecordFile, Recovered};
+use crate::{Adjudication, Error, GameRecord, Openings, RecordFile, Recovered, Shard};
 use stackchess_core::Position;
 use stackchess_search::{Engine, Limits, Score};
 use std::path::Path;
@@ -49,6 +49,9 @@ pub struct RunConfig {
     pub engines: Vec<EngineSpec>,
     /// The PGN `Event` tag.
     pub event: String,
+    /// The part of the run this process plays ([`Shard::WHOLE`] for all of it). Not part of the
+    /// run key: every shard of a run has the same key and game ids.
+    pub shard: Shard,
 }
 
 impl RunConfig {
@@ -98,6 +101,12 @@ impl RunConfig {
             _ if index & 1 == 0 => [0, 1],
             _ => [1, 0],
         }
+    }
+
+    /// Whether game `index` belongs to this run's shard.
+    #[must_use]
+    pub fn in_shard(&self, index: u64) -> bool {
+        self.shard.has_pair(self.pair_of(index))
     }
 
     fn check(&self) -> Result<(), Error> {
@@ -156,10 +165,12 @@ pub enum RunEnd {
 pub struct Summary {
     /// The run key.
     pub run_key: String,
-    /// Games the run is to have.
+    /// Games this directory is to have: the run's, or its shard's share of them.
     pub games: u64,
-    /// Games of the run recorded now (of indices below `games`).
+    /// Of those, the games recorded now.
     pub done: u64,
+    /// The shard played.
+    pub shard: Shard,
     /// Games played in this call.
     pub played: u64,
     /// What resuming found in `games.csv`.
@@ -194,6 +205,15 @@ pub fn run<P: Position>(
             return Err(Error::NothingToResume(dir.to_owned()));
         }
         let mut manifest = Manifest::read(&manifest_path)?;
+        if manifest.shard != cfg.shard {
+            return Err(Error::Config(format!(
+                "{} holds shard {} of its run, not shard {}: resume it with --shard {}",
+                dir.display(),
+                manifest.shard,
+                cfg.shard,
+                manifest.shard
+            )));
+        }
         let differences = manifest.settings.differences(&settings);
         if !differences.is_empty() || manifest.run_key != run_key {
             return Err(Error::SettingsDiffer { dir: dir.to_owned(), differences: differences.join("; ") });
@@ -202,7 +222,7 @@ pub fn run<P: Position>(
             let mut line = 1;
             RecordFile::open(&csv_path, |rec| {
                 line += 1;
-                check_resumed(&rec, &run_key, &mut done).map_err(|m| Error::Corrupt {
+                check_resumed(&rec, &run_key, cfg, &mut done).map_err(|m| Error::Corrupt {
                     path: csv_path.clone(),
                     line,
                     message: m,
@@ -234,6 +254,7 @@ pub fn run<P: Position>(
             settings,
             games: cfg.games,
             format: "csv".into(),
+            shard: cfg.shard,
             started: session.started.clone(),
             sessions: vec![session],
         };
@@ -241,9 +262,11 @@ pub fn run<P: Position>(
         (RecordFile::create(&csv_path)?, Recovered::default())
     };
     let mut pgn = PgnFile::append_to(&pgn_path)?;
-    let missing: Vec<u64> = (0..cfg.games).filter(|&i| !done[usize::try_from(i).unwrap_or(0)]).collect();
-    let mut count = cfg.games - missing.len() as u64;
-    progress.begin(cfg.games, count);
+    let ours = (0..cfg.games).filter(|&i| cfg.in_shard(i)).count() as u64;
+    let missing: Vec<u64> =
+        (0..cfg.games).filter(|&i| cfg.in_shard(i) && !done[usize::try_from(i).unwrap_or(0)]).collect();
+    let mut count = ours - missing.len() as u64;
+    progress.begin(ours, count);
 
     let base = GameRecord {
         run_key: run_key.clone(),
@@ -325,23 +348,26 @@ pub fn run<P: Position>(
     if let Some(e) = failure {
         return Err(e);
     }
-    let end = if count == cfg.games {
+    let end = if count == ours {
         RunEnd::Complete
     } else if hook_stopped {
         RunEnd::StoppedByHook
     } else {
         RunEnd::Interrupted
     };
-    Ok(Summary { run_key, games: cfg.games, done: count, played, recovered, end })
+    Ok(Summary { run_key, games: ours, done: count, shard: cfg.shard, played, recovered, end })
 }
 
 /// Checks a record read on resume and marks its index done; says what is wrong otherwise.
-fn check_resumed(rec: &GameRecord, run_key: &str, done: &mut [bool]) -> Result<(), String> {
+fn check_resumed(rec: &GameRecord, run_key: &str, cfg: &RunConfig, done: &mut [bool]) -> Result<(), String> {
     if rec.run_key != run_key || rec.game_id != GameRecord::id(run_key, rec.index) {
         return Err(format!(
             "record {} belongs to another run (run key {}, expected {run_key})",
             rec.game_id, rec.run_key
         ));
+    }
+    if !cfg.in_shard(rec.index) {
+        return Err(format!("record {} is not a game of shard {}", rec.game_id, cfg.shard));
     }
     if let Some(slot) = usize::try_from(rec.index).ok().and_then(|i| done.get_mut(i)) {
         if *slot {

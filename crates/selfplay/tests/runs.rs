@@ -6,7 +6,7 @@ use stackchess_malka::Malka;
 use stackchess_search::{Limits, SearchConfig};
 use stackchess_selfplay::{
     read_records, replay, run, Adjudication, DrawRule, EngineSpec, Error, GameRecord, NoProgress, Openings, Progress,
-    ResignRule, RunConfig, RunEnd,
+    ResignRule, RunConfig, RunEnd, Shard,
 };
 use stackchess_traditional::Fide;
 use std::collections::BTreeMap;
@@ -39,6 +39,7 @@ fn selfplay<P: Position>(games: u64, threads: usize) -> RunConfig {
         },
         engines: vec![spec("default", SearchConfig::for_variant(P::variant_name()), 150)],
         event: "test".into(),
+        shard: Shard::WHOLE,
     }
 }
 

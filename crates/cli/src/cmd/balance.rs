@@ -10,7 +10,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_analysis::{analyse, compare_sets, comparisons_table, load, render, write_all, Options, Table};
 use stackchess_core::Position;
 use stackchess_search::{Limits, SearchConfig};
-use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Openings, Progress, ResignRule, RunConfig, RunEnd};
+use stackchess_selfplay::{
+    Adjudication, EngineSpec, GameRecord, Openings, Progress, ResignRule, RunConfig, RunEnd, Shard,
+};
 use stackchess_variants::{Variant, WithPosition};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -122,6 +124,7 @@ impl WithPosition for Batch<'_> {
             },
             engines: vec![engine],
             event: "stackchess balance".into(),
+            shard: Shard::WHOLE,
         };
         let resume = self.dir.join("manifest.json").exists();
         let mut bar = Bar::new(a.quiet, self.variant);

@@ -9,6 +9,7 @@ pub mod bench;
 pub mod compare;
 pub mod engine;
 pub mod match_;
+pub mod merge;
 pub mod moves;
 pub mod perft;
 pub mod selfplay;

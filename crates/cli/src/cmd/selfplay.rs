@@ -10,7 +10,7 @@ use stackchess_search::Limits;
 use stackchess_selfplay::stats::{EloEstimate, Sprt, SprtDecision};
 use stackchess_selfplay::{
     Adjudication, DrawRule, EngineSpec, GameRecord, OpeningFilter, Openings, Progress, ResignRule, RunConfig, RunEnd,
-    Summary, Tally,
+    Shard, Summary, Tally,
 };
 use stackchess_variants::{Variant, WithPosition};
 use std::io::IsTerminal;
@@ -59,6 +59,10 @@ pub struct RunArgs {
     /// Play every opening twice, colours swapped (--games must be even).
     #[arg(long)]
     pub paired: bool,
+    /// Play only shard I of N of the run (openings k with k % N == I; colour-swapped pairs stay
+    /// together). Every shard has the run's key and game ids: `stackchess merge` joins them.
+    #[arg(long, value_name = "I/N", default_value = "0/1")]
+    pub shard: Shard,
     /// Continue the run in --out: keep its finished games, play the missing ones.
     #[arg(long)]
     pub resume: bool,
@@ -128,6 +132,7 @@ impl RunArgs {
             },
             engines,
             event: event.to_owned(),
+            shard: self.shard,
         })
     }
 }
@@ -340,8 +345,9 @@ const PARQUET_FORMAT: &str = "csv+parquet";
 /// The lines every run prints at its end: where, how many, how fast, how games ended.
 pub fn print_run(args: &RunArgs, s: &Summary, ui: &Ui) {
     let t = &ui.tally;
+    let shard = if s.shard.is_whole() { String::new() } else { format!(" (shard {})", s.shard) };
     println!(
-        "Run {} in {}: {} of {} games recorded ({} played now in {}, {:.1} games/min)",
+        "Run {}{shard} in {}: {} of {} games recorded ({} played now in {}, {:.1} games/min)",
         s.run_key,
         args.out.display(),
         s.done,
