@@ -482,6 +482,11 @@ mod tests {
     use super::*;
 
     #[test]
+    fn schema_is_the_one_selfplay_writes() {
+        assert_eq!(column_names(), stackchess_selfplay::COLUMNS);
+    }
+
+    #[test]
     fn records_follow_quotes_and_lines() {
         let r = records("a,b\n\"x,1\",\"say \"\"hi\"\"\"\n\"two\nlines\",z\nlast,partial");
         assert_eq!(r.len(), 4);

@@ -4,8 +4,10 @@
 //! Every variance here is the maximum-likelihood one (divide by the count, as cutechess and
 //! fastchess do). Intervals are two-sided at the level given by `z` ([`Z95`] for 95%).
 
-/// The standard normal quantile for a two-sided 95% interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+/// The normal distribution and the Elo curve are the match statistics' (one definition each):
+/// `elo` is `−400·log10(1/s − 1)`, ±∞ at 0 and 1 and `NaN` outside `[0, 1]`; `Z95` is the
+/// standard normal quantile of a two-sided 95% interval.
+pub use stackchess_selfplay::stats::{erfc, normal_cdf, score_to_elo as elo, Z95};
 
 /// A closed interval `[lo, hi]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -144,47 +146,11 @@ pub fn pentanomial_variance(counts: [u64; 5]) -> Option<f64> {
     Some(counts.iter().enumerate().map(|(i, &c)| c as f64 * (value(i) - mean).powi(2)).sum::<f64>() / n)
 }
 
-/// Elo difference of a score: `−400·log10(1/s − 1)`; ±∞ at 0 and 1, `NaN` outside `[0, 1]`.
-#[must_use]
-pub fn elo(score: f64) -> f64 {
-    if !(0.0..=1.0).contains(&score) {
-        return f64::NAN;
-    }
-    // `+ 0.0` turns the −0 of an even score into 0.
-    -400.0 * (1.0 / score - 1.0).log10() + 0.0
-}
-
 /// Elo interval: the score interval's ends mapped through [`elo`] (monotone, so the coverage is
 /// the score interval's).
 #[must_use]
 pub fn elo_interval(score: Interval) -> Interval {
     Interval { lo: elo(score.lo), hi: elo(score.hi) }
-}
-
-/// The complementary error function (Numerical Recipes' `erfcc`, fractional error below 1.2e-7).
-#[must_use]
-pub fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let r = t * poly.exp();
-    if x >= 0.0 {
-        r
-    } else {
-        2.0 - r
-    }
-}
-
-/// The standard normal distribution function Φ.
-#[must_use]
-pub fn normal_cdf(x: f64) -> f64 {
-    0.5 * erfc(-x / std::f64::consts::SQRT_2)
 }
 
 /// A difference `a − b` with its interval and a two-sided z-test of "no difference".

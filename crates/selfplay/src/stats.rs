@@ -76,7 +76,7 @@ pub fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The Elo difference of an expected score (infinite at 0 and 1).
+/// The Elo difference of an expected score: infinite at 0 and 1, `NaN` outside `[0, 1]`.
 #[must_use]
 pub fn score_to_elo(score: f64) -> f64 {
     // Adding 0 turns the -0 of an even score into 0.
@@ -192,7 +192,8 @@ pub fn normal_cdf(x: f64) -> f64 {
 }
 
 /// The complementary error function (Numerical Recipes' Chebyshev fit, relative error < 1.2e-7).
-fn erfc(x: f64) -> f64 {
+#[must_use]
+pub fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
     let poly = -z * z - 1.265_512_23
