@@ -32,6 +32,8 @@ enum Command {
     Engine(cmd::engine::Args),
     /// Play an engine against itself: N games in parallel, recorded in a directory (resumable).
     Selfplay(cmd::selfplay::Args),
+    /// Opening books: build one from self-play records, probe a position.
+    Book(cmd::book::Args),
     /// Play engine A against engine B: score, Elo with a 95% interval, pentanomial counts, SPRT.
     Match(cmd::match_::Args),
     /// Balance statistics of self-play directories: W/D/L, White's score and Elo, lengths, terminations, piece values.
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Engine(a) => cmd::engine::run(&a),
         Command::Selfplay(a) => cmd::selfplay::run(&a),
         Command::Match(a) => cmd::match_::run(&a),
+        Command::Book(a) => cmd::book::run(&a),
         #[cfg(feature = "analysis")]
         Command::Stats(a) => cmd::stats::run(&a),
         #[cfg(feature = "analysis")]
