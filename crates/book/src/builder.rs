@@ -133,3 +133,20 @@ impl<P: Position> BookBuilder<P> {
 fn game_ply<P: Position>(pos: &P) -> u64 {
     2 * u64::from(pos.fullmove_number().saturating_sub(1)) + u64::from(pos.turn() == Color::Black)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stackchess_traditional::Fide;
+
+    #[test]
+    fn plies_follow_move_numbers() {
+        let mut p = Fide::startpos();
+        assert_eq!(game_ply(&p), 0);
+        for (i, m) in ["e2e4", "e7e5", "g1f3"].into_iter().enumerate() {
+            let m = parse_coord(&p, m).unwrap();
+            p.play_unchecked(m);
+            assert_eq!(game_ply(&p), i as u64 + 1);
+        }
+    }
+}

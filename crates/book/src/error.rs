@@ -29,9 +29,10 @@ pub enum BookError {
         /// The version this program reads and writes.
         supported: u16,
     },
-    /// The file's length does not match its header (cut off, or bytes after the last entry).
+    /// The header cannot be read, or the file's length does not match it (cut off, or bytes
+    /// after the last entry).
     #[error("{}: damaged book: {message}", path.display())]
-    Length {
+    Damaged {
         /// The file.
         path: PathBuf,
         /// What was wrong.

@@ -64,7 +64,7 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], BookError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| BookError::Length {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| BookError::Damaged {
             path: self.path.to_owned(),
             message: format!("the file ends inside the header ({what}): {} bytes", self.bytes.len()),
         })?;
@@ -93,7 +93,7 @@ pub(crate) fn decode_header<'a>(bytes: &'a [u8], path: &'a Path) -> Result<(Head
     let name_len = r.array::<1>("variant name length")?[0];
     let name = r.take(usize::from(name_len), "variant name")?;
     let variant = String::from_utf8(name.to_vec())
-        .map_err(|_| BookError::Length { path: path.to_owned(), message: "the variant name is not UTF-8".into() })?;
+        .map_err(|_| BookError::Damaged { path: path.to_owned(), message: "the variant name is not UTF-8".into() })?;
     let key_check = u64::from_le_bytes(r.array("key check")?);
     let count = u64::from_le_bytes(r.array("entry count")?);
     let rest = &bytes[r.at..];
@@ -107,7 +107,7 @@ pub(crate) fn decode_header<'a>(bytes: &'a [u8], path: &'a Path) -> Result<(Head
                 rest.len()
             )
         };
-        return Err(BookError::Length { path: path.to_owned(), message });
+        return Err(BookError::Damaged { path: path.to_owned(), message });
     }
     Ok((Header { variant, key_check, count }, rest))
 }
@@ -155,10 +155,52 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), BookError> {
     };
     if let Err(e) = write() {
         let _ = std::fs::remove_file(&tmp);
-        return Err(BookError::io(&tmp, e));
+        return Err(BookError::io(path, e));
     }
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         BookError::io(path, e)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stackchess_core::Cell;
+
+    fn entry(key: u64, from: usize, to: usize) -> Entry {
+        Entry { key, mv: Move::normal(Cell::from_index(from), Cell::from_index(to)), wins: 1, draws: 2, losses: 3 }
+    }
+
+    #[test]
+    fn header_and_entries_round_trip() {
+        let entries = [entry(1, 12, 28), entry(1, 130, 191), entry(u64::MAX, 0, 1)];
+        let bytes = encode("malka", 0xdead_beef, &entries);
+        assert_eq!(bytes.len(), 8 + 2 + 1 + 5 + 8 + 8 + 3 * ENTRY_LEN);
+        let (h, rest) = decode_header(&bytes, Path::new("b")).unwrap();
+        assert_eq!(h, Header { variant: "malka".into(), key_check: 0xdead_beef, count: 3 });
+        assert_eq!(decode_entries(rest, 3, Path::new("b")).unwrap(), entries);
+        // Cell 191 is off a one-level board.
+        assert!(decode_entries(rest, 1, Path::new("b")).unwrap_err().to_string().contains("entry 1"));
+    }
+
+    #[test]
+    fn the_move_encoding_is_pinned() {
+        // docs/book.md fixes this layout: a change in `Move::to_u32` must bump the version.
+        use stackchess_core::{MoveKind, Role};
+        let e2e4 = Move::new(Cell::from_index(12), Cell::from_index(28), None, MoveKind::DoubleStep);
+        assert_eq!(e2e4.to_u32(), 0x0010_1c0c);
+        let promo = Move::new(Cell::from_index(130), Cell::from_index(191), Some(Role::Queen), MoveKind::Normal);
+        assert_eq!(promo.to_u32(), 0x0005_bf82);
+        let castle = Move::new(Cell::from_index(4), Cell::from_index(6), None, MoveKind::Castle);
+        assert_eq!(castle.to_u32(), 0x0030_0604);
+    }
+
+    #[test]
+    fn an_entry_count_that_overflows_is_an_error() {
+        let mut bytes = encode("fide", 0, &[]);
+        let n = bytes.len();
+        bytes[n - 8..].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(decode_header(&bytes, Path::new("b")).unwrap_err().to_string().contains("truncated"));
+    }
 }
