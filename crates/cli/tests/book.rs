@@ -157,6 +157,14 @@ fn build_probe_and_play_from_a_book() {
         more[..6].iter().map(GameRecord::without_timing).collect::<Vec<_>>(),
         first.iter().map(GameRecord::without_timing).collect::<Vec<_>>()
     );
+    // Without K, walks are 8 plies long.
+    let d = dir.join("d");
+    selfplay(&d, "2", "200", &format!("book:{f}"));
+    let manifest = std::fs::read_to_string(d.join("manifest.json")).unwrap();
+    assert!(manifest.contains(":8\""), "{manifest}");
+    for r in records(&d) {
+        assert_eq!(Fide::from_lfen(&r.start_lfen).unwrap().to_lfen(), book.walk(1, r.pair, 8).to_lfen());
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
