@@ -32,6 +32,8 @@ enum Command {
     Engine(cmd::engine::Args),
     /// Play an engine against itself: N games in parallel, recorded in a directory (resumable).
     Selfplay(cmd::selfplay::Args),
+    /// Opening books: build one from self-play records, probe a position.
+    Book(cmd::book::Args),
     /// Play engine A against engine B: score, Elo with a 95% interval, pentanomial counts, SPRT.
     Match(cmd::match_::Args),
     /// Join the directories of a run's shards (`selfplay --shard I/N`) into one run directory.
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Command::Selfplay(a) => cmd::selfplay::run(&a),
         Command::Match(a) => cmd::match_::run(&a),
         Command::Merge(a) => cmd::merge::run(&a),
+        Command::Book(a) => cmd::book::run(&a),
         #[cfg(feature = "analysis")]
         Command::Stats(a) => cmd::stats::run(&a),
         #[cfg(feature = "analysis")]

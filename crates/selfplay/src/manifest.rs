@@ -23,7 +23,7 @@ pub struct RunSettings {
     pub variant: String,
     /// Base seed.
     pub seed: u64,
-    /// Openings: `start`, `random:K`, `file:PATH#HASH`.
+    /// Openings: `start`, `random:K`, `file:PATH#HASH`, `book:PATH#HASH:K`.
     pub openings: String,
     /// Reject random openings whose short-search score is beyond this many centipawns.
     pub opening_max_cp: Option<i32>,

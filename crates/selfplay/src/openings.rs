@@ -1,4 +1,5 @@
-//! Where games start: the start position, a few random legal plies, or positions from a file.
+//! Where games start: the start position, a few random legal plies, positions from a file, or
+//! positions the caller computed (lines walked in an opening book).
 
 use crate::Error;
 use stackchess_core::{Position, SplitMix64};
@@ -23,6 +24,15 @@ pub enum Openings {
         lines: Vec<String>,
         /// FNV-1a hash of the file's bytes, so a changed file changes the run key.
         hash: u64,
+    },
+    /// Positions computed by the caller (for example, lines walked in an opening book): opening
+    /// `k` is `lines[k]` (cycled if the run needs more). Give `k` as many lines as the run has
+    /// openings, each a function of the seed and `k`, so resumed and extended runs agree.
+    Lines {
+        /// How the lines were made, as recorded in the run key (e.g. `book:PATH#HASH:K`).
+        name: String,
+        /// The positions, as LFEN.
+        lines: Vec<String>,
     },
 }
 
@@ -63,13 +73,14 @@ impl Openings {
         Ok(Openings::File { path: spec.to_owned(), lines, hash })
     }
 
-    /// The specification as recorded: `start`, `random:K`, `file:PATH#HASH`.
+    /// The specification as recorded: `start`, `random:K`, `file:PATH#HASH`, or a `Lines` name.
     #[must_use]
     pub fn describe(&self) -> String {
         match self {
             Openings::Start => "start".to_owned(),
             Openings::Random { plies } => format!("random:{plies}"),
             Openings::File { path, hash, .. } => format!("file:{path}#{hash:016x}"),
+            Openings::Lines { name, .. } => name.clone(),
         }
     }
 
@@ -81,7 +92,10 @@ impl Openings {
     pub fn opening<P: Position>(&self, seed: u64, k: u64, mut accept: impl FnMut(&P) -> bool) -> Result<P, Error> {
         match self {
             Openings::Start => Ok(P::startpos()),
-            Openings::File { lines, .. } => {
+            Openings::File { lines, .. } | Openings::Lines { lines, .. } => {
+                if lines.is_empty() {
+                    return Err(Error::Openings(format!("{}: no positions", self.describe())));
+                }
                 let line = &lines[usize::try_from(k % lines.len() as u64).unwrap_or(0)];
                 P::from_lfen(line).map_err(|e| Error::Openings(format!("opening {k}: {e}")))
             }
@@ -160,5 +174,16 @@ mod tests {
         assert!(err.contains("line 2"), "{err}");
         assert!(Openings::parse::<Fide>("random:x").is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn given_lines_are_used_in_order_and_named() {
+        let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let o = Openings::Lines { name: "book:b.book#00:4".into(), lines: vec![Fide::startpos().to_lfen(), e4.into()] };
+        assert_eq!(o.describe(), "book:b.book#00:4");
+        assert_eq!(o.opening::<Fide>(0, 1, |_| true).unwrap().to_lfen(), Fide::from_lfen(e4).unwrap().to_lfen());
+        assert_eq!(o.opening::<Fide>(0, 2, |_| true).unwrap().to_lfen(), Fide::startpos().to_lfen());
+        let none = Openings::Lines { name: "x".into(), lines: vec![] };
+        assert!(none.opening::<Fide>(0, 0, |_| true).is_err());
     }
 }

@@ -5,6 +5,7 @@ pub mod apply;
 #[cfg(feature = "analysis")]
 pub mod balance;
 pub mod bench;
+pub mod book;
 #[cfg(feature = "analysis")]
 pub mod compare;
 pub mod engine;

@@ -47,7 +47,8 @@ pub struct RunArgs {
     /// Base seed: game i depends on (seed, i) only.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Openings: `random:K` (K random legal plies), `start`, or a file of LFEN lines.
+    /// Openings: `random:K` (K random legal plies), `start`, a file of LFEN lines, or `book:FILE[:K]`
+    /// (K plies, default 8, walked in an opening book, each move weighted by 2 wins + draws).
     #[arg(long, default_value = "random:8")]
     pub openings: String,
     /// Reject random openings whose short search scores beyond this many centipawns.
@@ -108,7 +109,13 @@ impl RunArgs {
         if self.format == GamesFormat::Parquet && !cfg!(feature = "analysis") {
             bail!("--format parquet needs the `analysis` feature, which this build of stackchess leaves out");
         }
-        let openings = Openings::parse::<P>(&self.openings)?;
+        let openings = match self.openings.strip_prefix("book:") {
+            Some(spec) => {
+                let count = if self.paired { self.games.div_ceil(2) } else { self.games };
+                crate::cmd::book::openings::<P>(spec, self.seed, count)?
+            }
+            None => Openings::parse::<P>(&self.openings)?,
+        };
         let opening_filter =
             self.opening_max_cp.map(|max_cp| OpeningFilter { max_cp, limits: Limits::nodes(self.opening_check_nodes) });
         if opening_filter.is_some() && !matches!(openings, Openings::Random { .. }) {

@@ -1,0 +1,152 @@
+//! Counting (position, move) pairs over finished games.
+
+use crate::{Book, BookError, Entry};
+use stackchess_core::{parse_coord, Color, Position};
+use std::collections::HashMap;
+use std::marker::PhantomData;
+
+/// One finished game, as the builder reads it (the `games.csv` columns it needs).
+#[derive(Clone, Copy, Debug)]
+pub struct GameInput<'a> {
+    /// Names the game in errors (a record's `game_id`, or its index in the input).
+    pub id: &'a str,
+    /// The position the game started from, as LFEN.
+    pub start_lfen: &'a str,
+    /// The moves in coordinate notation, space-separated.
+    pub moves: &'a str,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'a str,
+}
+
+/// What [`BookBuilder::add`] did with a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Added {
+    /// Its opening plies were counted.
+    Used,
+    /// It starts away from the variant's start position, and other starts are not allowed.
+    OtherStart,
+}
+
+/// Wins, draws and losses of the side that played a move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+struct Wdl {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+/// Collects (position, move) statistics from games, then makes a [`Book`].
+///
+/// A position is keyed by [`Position::hash`], so games from any start position could be counted;
+/// by default only games from the variant's start position are (see [`BookBuilder::any_start`]).
+/// A move is counted when it is among the first `max_plies` plies of the game, the ply being read
+/// from the position's move number and side to move (the start position is ply 0).
+#[derive(Debug)]
+pub struct BookBuilder<P> {
+    max_plies: u32,
+    any_start: bool,
+    counts: HashMap<(u64, u32), Wdl>,
+    games: u64,
+    _position: PhantomData<fn() -> P>,
+}
+
+impl<P: Position> BookBuilder<P> {
+    /// A builder that counts the first `max_plies` plies of each game.
+    #[must_use]
+    pub fn new(max_plies: u32) -> BookBuilder<P> {
+        BookBuilder { max_plies, any_start: false, counts: HashMap::new(), games: 0, _position: PhantomData }
+    }
+
+    /// Also counts games that start away from the start position (off by default).
+    #[must_use]
+    pub fn any_start(mut self, allow: bool) -> BookBuilder<P> {
+        self.any_start = allow;
+        self
+    }
+
+    /// Games counted so far.
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Replays a game with the move generator and counts its opening plies. A game with an error
+    /// counts nothing.
+    ///
+    /// # Errors
+    /// A bad start position, result, or an unparsable or illegal move (naming the game and ply).
+    pub fn add(&mut self, game: &GameInput<'_>) -> Result<Added, BookError> {
+        let err = |ply: Option<u32>, message: String| BookError::Game { game: game.id.to_owned(), ply, message };
+        let mut pos = P::from_lfen(game.start_lfen).map_err(|e| err(None, format!("start position: {e}")))?;
+        if !self.any_start && pos.hash() != P::startpos().hash() {
+            return Ok(Added::OtherStart);
+        }
+        let white = match game.result {
+            "1-0" => Wdl { wins: 1, draws: 0, losses: 0 },
+            "0-1" => Wdl { wins: 0, draws: 0, losses: 1 },
+            "1/2-1/2" => Wdl { wins: 0, draws: 1, losses: 0 },
+            other => return Err(err(None, format!("result '{other}' is not 1-0, 0-1 or 1/2-1/2"))),
+        };
+        let black = Wdl { wins: white.losses, draws: white.draws, losses: white.wins };
+        let mut seen = Vec::new();
+        for (i, text) in game.moves.split_whitespace().enumerate() {
+            let ply = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let m = parse_coord(&pos, text).map_err(|e| err(Some(ply), e.to_string()))?;
+            if game_ply(&pos) < u64::from(self.max_plies) {
+                seen.push((pos.hash(), m.to_u32(), if pos.turn() == Color::White { white } else { black }));
+            }
+            pos.play_unchecked(m);
+        }
+        self.games += 1;
+        for (key, mv, wdl) in seen {
+            let c = self.counts.entry((key, mv)).or_default();
+            c.wins = c.wins.saturating_add(wdl.wins);
+            c.draws = c.draws.saturating_add(wdl.draws);
+            c.losses = c.losses.saturating_add(wdl.losses);
+        }
+        Ok(Added::Used)
+    }
+
+    /// The book: every (position, move) seen in at least `min_games` games, sorted by key.
+    #[must_use]
+    pub fn finish(self, min_games: u32) -> Book<P> {
+        let mut entries: Vec<Entry> = self
+            .counts
+            .into_iter()
+            .filter(|(_, c)| u64::from(c.wins) + u64::from(c.draws) + u64::from(c.losses) >= u64::from(min_games))
+            .filter_map(|((key, mv), c)| {
+                Some(Entry {
+                    key,
+                    mv: stackchess_core::Move::from_u32(mv)?,
+                    wins: c.wins,
+                    draws: c.draws,
+                    losses: c.losses,
+                })
+            })
+            .collect();
+        entries.sort_unstable_by_key(|e| (e.key, e.mv.to_u32()));
+        Book::from_sorted(entries)
+    }
+}
+
+/// The ply of the game at `pos`, from its move number and side to move (0 at the start).
+fn game_ply<P: Position>(pos: &P) -> u64 {
+    2 * u64::from(pos.fullmove_number().saturating_sub(1)) + u64::from(pos.turn() == Color::Black)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stackchess_traditional::Fide;
+
+    #[test]
+    fn plies_follow_move_numbers() {
+        let mut p = Fide::startpos();
+        assert_eq!(game_ply(&p), 0);
+        for (i, m) in ["e2e4", "e7e5", "g1f3"].into_iter().enumerate() {
+            let m = parse_coord(&p, m).unwrap();
+            p.play_unchecked(m);
+            assert_eq!(game_ply(&p), i as u64 + 1);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! `stackchess book build | probe`, and the `book:FILE[:K]` openings of `selfplay` and `match`.
+
+use anyhow::{bail, Context, Result};
+use stackchess_book::{Added, Book, BookBuilder, GameInput};
+use stackchess_core::{coord, parse_move, san, Position};
+use stackchess_selfplay::openings::fnv1a;
+use stackchess_selfplay::run::GAMES_CSV;
+use stackchess_selfplay::{read_records, Openings};
+use stackchess_variants::{Variant, WithPosition};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Flags of `book`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Build a book from self-play records: (position, move) counts with the mover's W/D/L.
+    Build(BuildArgs),
+    /// List the book moves of a position: coordinate, SAN, games, W/D/L, score, weight.
+    Probe(ProbeArgs),
+}
+
+/// Flags of `book build`.
+#[derive(clap::Args, Debug)]
+struct BuildArgs {
+    /// Variant of the book; records of other variants are skipped.
+    #[arg(long, short)]
+    variant: Variant,
+    /// The book file to write (replaced atomically).
+    #[arg(long)]
+    out: PathBuf,
+    /// Count the first K plies of each game.
+    #[arg(long, default_value_t = 16, value_name = "K")]
+    plies: u32,
+    /// Keep a (position, move) only if at least N games went through it.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    min_games: u32,
+    /// Also count games that start away from the start position (random or file openings).
+    #[arg(long)]
+    any_start: bool,
+    /// Self-play directories (their games.csv) or games.csv files.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+}
+
+/// Flags of `book probe`.
+#[derive(clap::Args, Debug)]
+struct ProbeArgs {
+    /// The book file (its variant is read from it).
+    file: PathBuf,
+    /// The position as LFEN (FEN for fide); the start position if neither this nor --moves is given.
+    #[arg(long, conflicts_with = "moves")]
+    lfen: Option<String>,
+    /// Moves from the start position, space-separated (coordinate notation or SAN).
+    #[arg(long)]
+    moves: Option<String>,
+}
+
+/// The file holding the records of `input`: a directory's games.csv, or the file itself.
+fn records_file(input: &Path) -> PathBuf {
+    if input.is_dir() {
+        input.join(GAMES_CSV)
+    } else {
+        input.to_owned()
+    }
+}
+
+struct Build<'a>(&'a BuildArgs);
+
+impl WithPosition for Build<'_> {
+    type Output = Result<()>;
+    fn call<P: Position>(self) -> Result<()> {
+        let a = self.0;
+        let mut builder = BookBuilder::<P>::new(a.plies).any_start(a.any_start);
+        let (mut other_variant, mut other_start) = (0u64, 0u64);
+        for input in &a.inputs {
+            let path = records_file(input);
+            let records = read_records(&path).with_context(|| format!("reading records {}", path.display()))?;
+            for rec in &records {
+                if rec.variant != P::variant_name() {
+                    other_variant += 1;
+                    continue;
+                }
+                let game =
+                    GameInput { id: &rec.game_id, start_lfen: &rec.start_lfen, moves: &rec.moves, result: &rec.result };
+                match builder.add(&game).with_context(|| format!("in {}", path.display()))? {
+                    Added::Used => {}
+                    Added::OtherStart => other_start += 1,
+                }
+            }
+        }
+        let used = builder.games();
+        println!(
+            "Games used: {used} (skipped: {other_variant} of other variants, {other_start} from other start positions)"
+        );
+        if used == 0 {
+            let hint = if other_start > 0 { "; pass --any-start to count games from other positions" } else { "" };
+            bail!("no {} games to build a book from{hint}", P::variant_name());
+        }
+        let book = builder.finish(a.min_games);
+        book.write(&a.out)?;
+        println!(
+            "Book {} ({}): {} positions, {} entries (first {} plies, at least {} games each)",
+            a.out.display(),
+            P::variant_name(),
+            book.positions(),
+            book.entries().len(),
+            a.plies,
+            a.min_games
+        );
+        Ok(())
+    }
+}
+
+struct Probe<'a>(&'a ProbeArgs);
+
+impl WithPosition for Probe<'_> {
+    type Output = Result<()>;
+    fn call<P: Position>(self) -> Result<()> {
+        let a = self.0;
+        let book = Book::<P>::read(&a.file)?;
+        let what = || format!("for the {} book {}", P::variant_name(), a.file.display());
+        let pos = match (&a.lfen, &a.moves) {
+            (Some(lfen), _) => P::from_lfen(lfen).with_context(|| format!("reading --lfen {}", what()))?,
+            (None, moves) => {
+                let mut pos = P::startpos();
+                for text in moves.as_deref().unwrap_or("").split_whitespace() {
+                    let m = parse_move(&pos, text).with_context(|| format!("reading --moves {}", what()))?;
+                    pos.play_unchecked(m);
+                }
+                pos
+            }
+        };
+        let moves = book.probe(&pos);
+        let mut out = std::io::stdout().lock();
+        if moves.is_empty() {
+            writeln!(out, "No book moves in {} for {}", a.file.display(), pos.to_lfen())?;
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "{:<8} {:<8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+            "move", "san", "games", "wins", "draws", "losses", "score", "weight"
+        )?;
+        for b in moves {
+            writeln!(
+                out,
+                "{:<8} {:<8} {:>7} {:>7} {:>7} {:>7} {:>6.1}% {:>7}",
+                coord::<P>(b.mv),
+                san(&pos, b.mv),
+                b.games,
+                b.wins,
+                b.draws,
+                b.losses,
+                b.score * 100.0,
+                b.weight
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<()> {
+    match &a.command {
+        Command::Build(b) => b.variant.with(Build(b)),
+        Command::Probe(p) => {
+            let header = stackchess_book::read_header(&p.file)?;
+            let variant: Variant = header
+                .variant
+                .parse()
+                .with_context(|| format!("{}: the book's variant is unknown to this program", p.file.display()))?;
+            variant.with(Probe(p))
+        }
+    }
+}
+
+/// The openings of `--openings book:FILE[:K]` (`spec` is what follows `book:`): opening `k` in
+/// `0..count` is the position after [`Book::walk`] of K plies (8 by default) with `seed`. Named
+/// `book:FILE#<FNV-1a of the file>:K`, so a changed book changes the run key.
+pub fn openings<P: Position>(spec: &str, seed: u64, count: u64) -> Result<Openings> {
+    let (file, plies) = match spec.rsplit_once(':') {
+        Some((file, k)) if !file.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => {
+            (file, k.parse::<u32>().with_context(|| format!("--openings book:{spec}: bad ply count '{k}'"))?)
+        }
+        _ => (spec, 8),
+    };
+    if file.is_empty() {
+        bail!("--openings book:FILE[:K]: no book file given");
+    }
+    let path = Path::new(file);
+    let bytes = std::fs::read(path).with_context(|| format!("reading book {file}"))?;
+    let book = Book::<P>::from_bytes(&bytes, path)?;
+    let lines = (0..count).map(|k| book.walk(seed, k, plies).to_lfen()).collect();
+    Ok(Openings::Lines { name: format!("book:{file}#{:016x}:{plies}", fnv1a(&bytes)), lines })
+}

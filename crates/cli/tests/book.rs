@@ -1,0 +1,259 @@
+//! `stackchess book build | probe` and `--openings book:FILE:K` as a user runs them, and the
+//! errors bad inputs give.
+
+use assert_cmd::Command;
+use stackchess_book::Book;
+use stackchess_core::Position;
+use stackchess_selfplay::{read_records, GameRecord};
+use stackchess_variants::Fide;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stackchess-cli-book-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn bin() -> Command {
+    Command::cargo_bin("stackchess").unwrap()
+}
+
+/// Runs `stackchess args`, expecting success; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let out = bin().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `stackchess args`, expecting failure; returns stderr.
+fn fails(args: &[&str]) -> String {
+    let out = bin().args(args).output().unwrap();
+    assert!(!out.status.success(), "{args:?} succeeded: {}", String::from_utf8_lossy(&out.stdout));
+    String::from_utf8(out.stderr).unwrap()
+}
+
+fn selfplay(out: &Path, games: &str, nodes: &str, openings: &str) -> String {
+    let o = out.to_str().unwrap();
+    let args =
+        ["selfplay", "--variant", "fide", "--games", games, "--nodes", nodes, "--max-plies", "40", "-q", "--openings"];
+    ok(&[&args[..], &[openings, "--out", o]].concat())
+}
+
+fn records(dir: &Path) -> Vec<GameRecord> {
+    let mut r = read_records(&dir.join("games.csv")).unwrap();
+    r.sort_by_key(|g| g.index);
+    r
+}
+
+/// (coordinate, games) of each line `probe` prints.
+fn probed(text: &str) -> Vec<(String, u64)> {
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0].to_owned(), f[2].parse().unwrap())
+        })
+        .collect()
+}
+
+/// The LFENs of every position reachable in at most `plies` book moves.
+fn reachable(book: &Book<Fide>, plies: u32) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut frontier = vec![Fide::startpos()];
+    for _ in 0..=plies {
+        let mut next = Vec::new();
+        for p in frontier {
+            if seen.insert(p.to_lfen()) {
+                for b in book.probe(&p) {
+                    let mut q = p;
+                    q.play_unchecked(b.mv);
+                    next.push(q);
+                }
+            }
+        }
+        frontier = next;
+    }
+    seen
+}
+
+#[test]
+fn build_probe_and_play_from_a_book() {
+    let dir = tmp("flow");
+    let (a, b, file) = (dir.join("a"), dir.join("b"), dir.join("fide.book"));
+    selfplay(&a, "4", "200", "start");
+    selfplay(&b, "3", "350", "start");
+    let f = file.to_str().unwrap();
+    // A directory and a games.csv file as inputs.
+    let out = ok(&[
+        "book",
+        "build",
+        "--variant",
+        "fide",
+        "--out",
+        f,
+        a.to_str().unwrap(),
+        b.join("games.csv").to_str().unwrap(),
+    ]);
+    assert!(out.contains("Games used: 7"), "{out}");
+    assert!(out.contains("positions") && out.contains("entries"), "{out}");
+
+    // The start position: every game's first move, counts summing to the games used.
+    let start = probed(&ok(&["book", "probe", f]));
+    assert!(!start.is_empty());
+    assert_eq!(start.iter().map(|(_, g)| g).sum::<u64>(), 7);
+    let firsts: BTreeSet<String> = records(&a)
+        .iter()
+        .chain(records(&b).iter())
+        .map(|r| r.moves.split_whitespace().next().unwrap().to_owned())
+        .collect();
+    assert_eq!(start.iter().map(|(m, _)| m.clone()).collect::<BTreeSet<_>>(), firsts);
+    // After the most played move, the replies sum to its games; --lfen gives the same listing.
+    let (top, games) = start[0].clone();
+    let after = probed(&ok(&["book", "probe", f, "--moves", &top]));
+    assert_eq!(after.iter().map(|(_, g)| g).sum::<u64>(), games);
+    let lfen = ok(&["apply", "--variant", "fide", &top]);
+    assert_eq!(probed(&ok(&["book", "probe", f, "--lfen", lfen.trim()])), after);
+
+    // Games from book openings start from book positions, opening k being walk(seed, k, 4).
+    let c = dir.join("c");
+    let spec = format!("book:{f}:4");
+    selfplay(&c, "6", "200", &spec);
+    let book = Book::<Fide>::read(&file).unwrap();
+    let reach = reachable(&book, 4);
+    let first = records(&c);
+    assert_eq!(first.len(), 6);
+    for r in &first {
+        let lfen = Fide::from_lfen(&r.start_lfen).unwrap().to_lfen();
+        assert!(reach.contains(&lfen), "game {}: {lfen} is not a book position", r.index);
+        assert_eq!(lfen, book.walk(1, r.pair, 4).to_lfen());
+        assert_ne!(lfen, Fide::startpos().to_lfen());
+    }
+    let manifest = std::fs::read_to_string(c.join("manifest.json")).unwrap();
+    assert!(manifest.contains(&format!("book:{f}#")), "{manifest}");
+    // Extending the run regenerates the same first openings (same run key, same games).
+    let c_str = c.to_str().unwrap();
+    ok(&[
+        "selfplay",
+        "--variant",
+        "fide",
+        "--games",
+        "8",
+        "--nodes",
+        "200",
+        "--max-plies",
+        "40",
+        "-q",
+        "--openings",
+        &spec,
+        "--resume",
+        "--out",
+        c_str,
+    ]);
+    let more = records(&c);
+    assert_eq!(more.len(), 8);
+    assert_eq!(
+        more[..6].iter().map(GameRecord::without_timing).collect::<Vec<_>>(),
+        first.iter().map(GameRecord::without_timing).collect::<Vec<_>>()
+    );
+    // Without K, walks are 8 plies long.
+    let d = dir.join("d");
+    selfplay(&d, "2", "200", &format!("book:{f}"));
+    let manifest = std::fs::read_to_string(d.join("manifest.json")).unwrap();
+    assert!(manifest.contains(":8\""), "{manifest}");
+    for r in records(&d) {
+        assert_eq!(Fide::from_lfen(&r.start_lfen).unwrap().to_lfen(), book.walk(1, r.pair, 8).to_lfen());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_inputs_are_named() {
+    let dir = tmp("bad");
+    let sp = dir.join("sp");
+    selfplay(&sp, "2", "200", "start");
+    let file = dir.join("fide.book");
+    let f = file.to_str().unwrap();
+    ok(&["book", "build", "--variant", "fide", "--out", f, sp.to_str().unwrap()]);
+
+    let missing = dir.join("missing.book");
+    let m = missing.to_str().unwrap();
+    assert!(fails(&["book", "probe", m]).contains("missing.book"));
+    let e = fails(&[
+        "selfplay",
+        "--variant",
+        "fide",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--openings",
+        &format!("book:{m}"),
+        "--out",
+        dir.join("o1").to_str().unwrap(),
+    ]);
+    assert!(e.contains("missing.book"), "{e}");
+
+    let garbage = dir.join("garbage.book");
+    std::fs::write(&garbage, "hello, not a book").unwrap();
+    let e = fails(&["book", "probe", garbage.to_str().unwrap()]);
+    assert!(e.contains("garbage.book") && e.contains("magic"), "{e}");
+    let bytes = std::fs::read(&file).unwrap();
+    let cut = dir.join("cut.book");
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
+    let e = fails(&["book", "probe", cut.to_str().unwrap()]);
+    assert!(e.contains("cut.book") && e.contains("truncated"), "{e}");
+
+    // A malka position for a fide book; a fide book for a malka run; a malka book from fide games.
+    let malka = ok(&["apply", "--variant", "malka", "1b11c3"]);
+    let e = fails(&["book", "probe", f, "--lfen", malka.trim()]);
+    assert!(e.contains("fide.book") && e.contains("LFEN"), "{e}");
+    let e = fails(&["book", "probe", f, "--moves", "e2e5"]);
+    assert!(e.contains("fide.book") && e.contains("e2e5"), "{e}");
+    let e = fails(&[
+        "selfplay",
+        "--variant",
+        "malka",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--openings",
+        &format!("book:{f}:4"),
+        "--out",
+        dir.join("o2").to_str().unwrap(),
+    ]);
+    assert!(e.contains("fide.book") && e.contains("'fide'"), "{e}");
+    let out = bin()
+        .args([
+            "book",
+            "build",
+            "--variant",
+            "malka",
+            "--out",
+            dir.join("m.book").to_str().unwrap(),
+            sp.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("skipped: 2 of other variants"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no malka games"));
+    // A record file with a bad move names the file, the game and the ply.
+    let csv = std::fs::read_to_string(sp.join("games.csv")).unwrap();
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, csv.replacen("KQkq - 0 1,", "KQkq - 0 1,a1a1 ", 1)).unwrap();
+    let e = fails(&[
+        "book",
+        "build",
+        "--variant",
+        "fide",
+        "--out",
+        dir.join("x.book").to_str().unwrap(),
+        bad.to_str().unwrap(),
+    ]);
+    assert!(e.contains("bad.csv") && e.contains("ply 1") && e.contains("a1a1"), "{e}");
+    assert!(!dir.join("x.book").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
