@@ -282,6 +282,15 @@ impl ShortNames {
         self.0.iter().find(|(long, _)| long == s).map_or(s, |(_, short)| short.as_str())
     }
 
+    /// `text` with every long value in it replaced by its short name (for titles).
+    #[must_use]
+    pub fn shorten(&self, text: &str) -> String {
+        // Longest first, so that a value containing another is replaced whole.
+        let mut by_length: Vec<&(String, String)> = self.0.iter().collect();
+        by_length.sort_by_key(|(long, _)| std::cmp::Reverse(long.len()));
+        by_length.iter().fold(text.to_owned(), |t, (long, short)| t.replace(long.as_str(), short))
+    }
+
     /// `#1 nodes=1000 = <the whole string>`, one line each.
     #[must_use]
     pub fn legend(&self) -> Vec<String> {
@@ -306,7 +315,7 @@ pub fn render(tables: &[Table], format: Format) -> Result<String> {
             let names = ShortNames::of_tables(tables)?;
             for (i, t) in tables.iter().enumerate() {
                 let sep = if i > 0 { "\n" } else { "" };
-                let _ = write!(out, "{sep}{}\n{}", t.title, t.to_text(&names)?);
+                let _ = write!(out, "{sep}{}\n{}", names.shorten(&t.title), t.to_text(&names)?);
             }
             if !names.is_empty() {
                 out.push_str("\nSettings:\n");
@@ -384,5 +393,7 @@ mod tests {
         );
         assert_eq!(n.legend(), [format!("#1 nodes=1000 = {long_a}"), format!("#2 nodes=2000 = {long_b}")]);
         assert!(ShortNames::new(["short"]).is_empty());
+        let title = format!("A = malka ({long_a})  v  B = fide ({long_b})");
+        assert_eq!(n.shorten(&title), "A = malka (#1 nodes=1000)  v  B = fide (#2 nodes=2000)");
     }
 }

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 /// Games per variant by default: with [`DEFAULT_NODES`], the whole job takes a few minutes on
 /// two cores in a release build (see README).
-pub const DEFAULT_GAMES: u64 = 200;
+pub const DEFAULT_GAMES: u64 = 1000;
 /// Nodes per move by default.
 pub const DEFAULT_NODES: u64 = 1000;
 
