@@ -10,9 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_analysis::{analyse, compare_sets, comparisons_table, load, render, write_all, Options, Table};
 use stackchess_core::Position;
 use stackchess_search::{Limits, SearchConfig};
-use stackchess_selfplay::{
-    Adjudication, EngineSpec, GameRecord, Openings, Progress, ResignRule, RunConfig, RunEnd, Shard,
-};
+use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, ResignRule, RunConfig, RunEnd, Shard};
 use stackchess_variants::{Variant, WithPosition};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -43,7 +41,7 @@ pub struct Args {
     /// Base seed of the batches.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Openings: `random:K` (K random plies, so the deterministic engine plays different games), `start`, or an LFEN file.
+    /// Openings: `random:K` (K random plies, so the deterministic engine plays different games), `start`, an LFEN file, or `book:FILE[:K]`.
     #[arg(long, default_value = "random:2")]
     pub openings: String,
     /// Adjudicate a draw after this many plies.
@@ -114,7 +112,7 @@ impl WithPosition for Batch<'_> {
             seed: a.seed,
             games: a.games,
             threads: a.threads,
-            openings: Openings::parse::<P>(&a.openings)?,
+            openings: crate::cmd::book::openings::<P>(&a.openings, a.seed, a.games)?,
             opening_filter: None,
             paired: false,
             adjudication: Adjudication {

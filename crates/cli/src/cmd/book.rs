@@ -180,10 +180,14 @@ pub fn run(a: &Args) -> Result<()> {
     }
 }
 
-/// The openings of `--openings book:FILE[:K]` (`spec` is what follows `book:`): opening `k` in
-/// `0..count` is the position after [`Book::walk`] of K plies (8 by default) with `seed`. Named
-/// `book:FILE#<FNV-1a of the file>:K`, so a changed book changes the run key.
+/// The openings of an `--openings` flag: `book:FILE[:K]` gives, for opening `k` in `0..count`, the
+/// position after [`Book::walk`] of K plies (8 by default) with `seed`, named
+/// `book:FILE#<FNV-1a of the file>:K` so that a changed book changes the run key; anything else
+/// is [`Openings::parse`]'s.
 pub fn openings<P: Position>(spec: &str, seed: u64, count: u64) -> Result<Openings> {
+    let Some(spec) = spec.strip_prefix("book:") else {
+        return Ok(Openings::parse::<P>(spec)?);
+    };
     let (file, plies) = match spec.rsplit_once(':') {
         Some((file, k)) if !file.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => {
             (file, k.parse::<u32>().with_context(|| format!("--openings book:{spec}: bad ply count '{k}'"))?)

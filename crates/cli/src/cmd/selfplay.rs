@@ -109,13 +109,8 @@ impl RunArgs {
         if self.format == GamesFormat::Parquet && !cfg!(feature = "analysis") {
             bail!("--format parquet needs the `analysis` feature, which this build of stackchess leaves out");
         }
-        let openings = match self.openings.strip_prefix("book:") {
-            Some(spec) => {
-                let count = if self.paired { self.games.div_ceil(2) } else { self.games };
-                crate::cmd::book::openings::<P>(spec, self.seed, count)?
-            }
-            None => Openings::parse::<P>(&self.openings)?,
-        };
+        let count = if self.paired { self.games.div_ceil(2) } else { self.games };
+        let openings = crate::cmd::book::openings::<P>(&self.openings, self.seed, count)?;
         let opening_filter =
             self.opening_max_cp.map(|max_cp| OpeningFilter { max_cp, limits: Limits::nodes(self.opening_check_nodes) });
         if opening_filter.is_some() && !matches!(openings, Openings::Random { .. }) {
