@@ -1,5 +1,6 @@
 //! Search settings: table size, feature switches, evaluation.
 
+use crate::params::{apply_lines, split_pair};
 use crate::{EvalParams, ParamError};
 
 /// How the engine searches. [`SearchConfig::for_variant`] is the full engine; [`SearchConfig::plain`]
@@ -147,7 +148,7 @@ impl SearchConfig {
     /// # Errors
     /// Text without `=`, an unknown key or a bad value.
     pub fn set_pair(&mut self, pair: &str) -> Result<(), ParamError> {
-        let (k, v) = pair.split_once('=').ok_or_else(|| ParamError::Syntax { line: 1, text: pair.to_owned() })?;
+        let (k, v) = split_pair(pair)?;
         self.set(k, v)
     }
 
@@ -157,18 +158,7 @@ impl SearchConfig {
     /// # Errors
     /// The first bad line, by number. Nothing is changed unless every line is good.
     pub fn apply_file(&mut self, text: &str) -> Result<(), ParamError> {
-        let mut next = self.clone();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (k, v) =
-                line.split_once('=').ok_or_else(|| ParamError::Syntax { line: i + 1, text: raw.to_owned() })?;
-            next.set(k, v).map_err(|e| ParamError::Line { line: i + 1, source: Box::new(e) })?;
-        }
-        *self = next;
-        Ok(())
+        apply_lines(self, text, SearchConfig::set)
     }
 
     /// The settings as one line: `hash=16 features=pvs,asp,... eval: <params>`. Stable, for records.

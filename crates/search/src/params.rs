@@ -214,7 +214,7 @@ impl EvalParams {
     /// # Errors
     /// Text without `=`, or as [`EvalParams::set`].
     pub fn set_pair(&mut self, pair: &str) -> Result<(), ParamError> {
-        let (k, v) = pair.split_once('=').ok_or_else(|| ParamError::Syntax { line: 1, text: pair.to_owned() })?;
+        let (k, v) = split_pair(pair)?;
         self.set(k, v)
     }
 
@@ -223,18 +223,7 @@ impl EvalParams {
     /// # Errors
     /// The first bad line, by number. Nothing is changed unless every line is good.
     pub fn apply_file(&mut self, text: &str) -> Result<(), ParamError> {
-        let mut next = self.clone();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (k, v) =
-                line.split_once('=').ok_or_else(|| ParamError::Syntax { line: i + 1, text: raw.to_owned() })?;
-            next.set(k, v).map_err(|e| ParamError::Line { line: i + 1, source: Box::new(e) })?;
-        }
-        *self = next;
-        Ok(())
+        apply_lines(self, text, EvalParams::set)
     }
 
     /// The value of a key, as text.
@@ -272,6 +261,31 @@ impl EvalParams {
     pub fn describe(&self) -> String {
         Self::KEYS.iter().filter_map(|k| self.get(k).map(|v| format!("{k}={v}"))).collect::<Vec<_>>().join(" ")
     }
+}
+
+/// `key=value` split at the first `=`.
+pub(crate) fn split_pair(pair: &str) -> Result<(&str, &str), ParamError> {
+    pair.split_once('=').ok_or_else(|| ParamError::Syntax { line: 1, text: pair.to_owned() })
+}
+
+/// Applies `key = value` lines to a copy of `target` with `set` (blank lines and `#` comments
+/// skipped) and keeps the copy only if every line is good; errors name the line.
+pub(crate) fn apply_lines<T: Clone>(
+    target: &mut T,
+    text: &str,
+    set: impl Fn(&mut T, &str, &str) -> Result<(), ParamError>,
+) -> Result<(), ParamError> {
+    let mut next = target.clone();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (k, v) = line.split_once('=').ok_or_else(|| ParamError::Syntax { line: i + 1, text: raw.to_owned() })?;
+        set(&mut next, k, v).map_err(|e| ParamError::Line { line: i + 1, source: Box::new(e) })?;
+    }
+    *target = next;
+    Ok(())
 }
 
 #[cfg(test)]
