@@ -140,12 +140,26 @@ fn ci() -> Result<()> {
     run(Command::new("cargo").args(["test", "--workspace"]))
 }
 
+/// Renders the HTML report of the analysis fixtures in headless Chromium and checks the
+/// screenshot holds its charts (the ignored test `report_renders_in_headless_chromium`).
+fn report_check() -> Result<()> {
+    if Command::new("chromium").arg("--version").output().is_err() {
+        bail!("chromium is not on the PATH (apt-get install -y chromium)");
+    }
+    run(Command::new("cargo").args(["test", "-p", "stackchess-analysis", "--test", "output", "--"]).args([
+        "--ignored",
+        "--exact",
+        "report_renders_in_headless_chromium",
+    ]))
+}
+
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bless-perft") => bless(&args[1..]),
         Some("perft-deep") => deep(),
         Some("ci") => ci(),
-        _ => bail!("usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci"),
+        Some("report-check") => report_check(),
+        _ => bail!("usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci | report-check"),
     }
 }
