@@ -31,7 +31,7 @@ fn read_positions(path: &Path) -> Result<Vec<(String, String)>> {
     let mut comment = String::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
         if let Some(c) = line.strip_prefix('#') {
-            comment = c.trim().to_owned();
+            c.trim().clone_into(&mut comment);
         } else {
             out.push((std::mem::take(&mut comment), line.to_owned()));
         }

@@ -273,7 +273,7 @@ fn promotion_on_level_2() {
             .collect::<Vec<_>>()
     );
     play(&mut p, &["2b72c8n"]);
-    assert_eq!(p.piece_at(cell("2c8")).map(|x| x.char()), Some('N'));
+    assert_eq!(p.piece_at(cell("2c8")).map(stackchess_core::Piece::char), Some('N'));
     assert_eq!(p.halfmove_clock(), 0);
     // Black promotes on rank 1 of level 2 as well.
     let p = pos("k7/8/8/8/8/8/8/4K3|8/8/8/8/8/8/6p1/8 b - - 0 1");

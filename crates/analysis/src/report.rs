@@ -137,7 +137,7 @@ fn termination_chart(rows: &[GameRow], names: &ShortNames) -> String {
 fn piece_charts(values: &[PieceValues]) -> String {
     let mut s = String::from("<div class=\"charts\">");
     for pv in values {
-        let Some((norm, adv)) = pv.fit.as_ref().ok().and_then(|f| f.normalised()) else {
+        let Some((norm, adv)) = pv.fit.as_ref().ok().and_then(super::pieces::Fit::normalised) else {
             let why = pv.fit.as_ref().err().cloned().unwrap_or_else(|| "the pawn's coefficient is not positive".into());
             let _ = write!(s, "<p>{}: no piece values ({}).</p>", esc(&pv.variant), esc(&why));
             continue;
@@ -146,7 +146,7 @@ fn piece_charts(values: &[PieceValues]) -> String {
             .iter()
             .enumerate()
             .map(|(i, r)| IntervalRow {
-                label: format!("{:?}", r).to_lowercase(),
+                label: format!("{r:?}").to_lowercase(),
                 value: norm[i],
                 lo: pv.intervals.map(|iv| iv.0[i].lo),
                 hi: pv.intervals.map(|iv| iv.0[i].hi),

@@ -55,7 +55,7 @@ pub struct BookMove {
     pub games: u64,
     /// The mover's score, (wins + draws / 2) / games, in 0..=1.
     pub score: f64,
-    /// The weight for picking it: 2 wins + draws (PolyGlot's convention).
+    /// The weight for picking it: 2 wins + draws (`PolyGlot`'s convention).
     pub weight: u64,
 }
 

@@ -1,6 +1,6 @@
 //! A small seeded generator for hash keys and reproducible randomness.
 
-/// SplitMix64: tiny, fast, and good enough for Zobrist keys and seeding.
+/// `SplitMix64`: tiny, fast, and good enough for Zobrist keys and seeding.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(pub u64);
 

@@ -74,6 +74,9 @@ impl Cell {
     ///
     /// # Errors
     /// When the text is not a cell of a board with `levels` levels.
+    ///
+    /// # Panics
+    /// Never: the cell is checked before it is built.
     pub fn parse(s: &str, levels: usize) -> Result<Cell, ParseCellError> {
         let b = s.as_bytes();
         let err = |reason| ParseCellError { text: s.to_owned(), reason };

@@ -99,12 +99,12 @@ pub fn find_magics(dirs: &[(i32, i32)], seed: u64) -> Vec<u64> {
                 let ok = subsets.iter().all(|&(occ, att)| {
                     #[allow(clippy::cast_possible_truncation)]
                     let i = (occ.wrapping_mul(magic) >> shift) as usize;
-                    if used[i] != round {
+                    if used[i] == round {
+                        slots[i] == att
+                    } else {
                         used[i] = round;
                         slots[i] = att;
                         true
-                    } else {
-                        slots[i] == att
                     }
                 });
                 if ok {

@@ -174,12 +174,11 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
         if checkers.more_than_one() {
             return;
         }
-        let mask = match checkers.first() {
-            Some(ch) => t.rays.between(king, ch) | checkers,
-            None => {
-                self.castles(king, sink);
-                !ours
-            }
+        let mask = if let Some(ch) = checkers.first() {
+            t.rays.between(king, ch) | checkers
+        } else {
+            self.castles(king, sink);
+            !ours
         };
         let (pinned, pin_rays, npins) = self.pins(king, us);
         let pin_mask = |c: Cell| -> Bitboard<L> {

@@ -64,7 +64,10 @@ fn cell<const L: usize>(file: usize, rank: usize, level: usize) -> Cell {
 }
 
 impl<const L: usize> Tables<L> {
-    /// Builds the tables. Precondition: `rules.levels == L`.
+    /// Builds the tables.
+    ///
+    /// # Panics
+    /// When `rules.levels != L` (a programming error: each rule crate fixes both).
     #[must_use]
     pub fn new(rules: RuleSet) -> Self {
         assert_eq!(rules.levels, L, "rule set level count");
@@ -89,14 +92,14 @@ impl<const L: usize> Tables<L> {
         }
         let mut slide_classes: Vec<(GroupSet, u8)> = Vec::new();
         for g in DirGroup::ALL.into_iter().filter(|g| L > 1 || g.in_plane()) {
-            let roles = group_roles[g as usize];
-            if roles == 0 {
+            let role_mask = group_roles[g as usize];
+            if role_mask == 0 {
                 continue;
             }
             let bit = GroupSet(1 << g as u8);
-            match slide_classes.iter_mut().find(|(_, r)| *r == roles) {
+            match slide_classes.iter_mut().find(|(_, r)| *r == role_mask) {
                 Some(class) => class.0 = class.0.with(bit),
-                None => slide_classes.push((bit, roles)),
+                None => slide_classes.push((bit, role_mask)),
             }
         }
         let class_empty = slide_classes

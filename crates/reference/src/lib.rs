@@ -24,6 +24,9 @@ fn position(variant: &str, lfen: &str) -> Result<Position, String> {
 
 /// Legal moves of the side to move, sorted, in level-prefixed coordinate notation.
 /// `variant` is one of "malka", "traditional", "fide", "air-attack".
+///
+/// # Errors
+/// An unknown variant or a bad LFEN, as text.
 pub fn legal_moves(variant: &str, lfen: &str) -> Result<Vec<String>, String> {
     let pos = position(variant, lfen)?;
     let mut moves: Vec<String> = movegen::legal_moves(&pos).iter().map(Move::notation).collect();
@@ -33,6 +36,9 @@ pub fn legal_moves(variant: &str, lfen: &str) -> Result<Vec<String>, String> {
 }
 
 /// Number of leaves of the legal move tree of `depth` plies.
+///
+/// # Errors
+/// An unknown variant or a bad LFEN, as text.
 pub fn perft(variant: &str, lfen: &str, depth: u32) -> Result<u64, String> {
     let pos = position(variant, lfen)?;
     Ok(movegen::perft(&pos, depth))
@@ -40,6 +46,9 @@ pub fn perft(variant: &str, lfen: &str, depth: u32) -> Result<u64, String> {
 
 /// Plays one move given in coordinate notation (`1e21e4`, `1e2-1e4`, `2a7x3b8q`, and for
 /// fide also `e2e4`) and returns the resulting LFEN.
+///
+/// # Errors
+/// An unknown variant or a bad LFEN or move, as text.
 pub fn play(variant: &str, lfen: &str, mv: &str) -> Result<String, String> {
     let pos = position(variant, lfen)?;
     let wanted = parse_move(pos.variant, mv)?;
@@ -51,11 +60,17 @@ pub fn play(variant: &str, lfen: &str, mv: &str) -> Result<String, String> {
 }
 
 /// Start position of a variant as LFEN.
+///
+/// # Errors
+/// An unknown variant or a bad LFEN, as text.
 pub fn start_lfen(variant: &str) -> Result<String, String> {
     Ok(lfen::start(Variant::parse(variant)?).to_string())
 }
 
 /// Whether the side to move's king is attacked (false if it has no king).
+///
+/// # Errors
+/// An unknown variant or a bad LFEN, as text.
 pub fn in_check(variant: &str, lfen: &str) -> Result<bool, String> {
     let pos = position(variant, lfen)?;
     Ok(movegen::king_attacked(&pos, pos.side))

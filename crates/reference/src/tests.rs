@@ -20,7 +20,7 @@ fn targets(v: &str, lfen: &str, from: &str) -> Vec<String> {
 }
 
 fn sorted(cells: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = cells.iter().map(|s| s.to_string()).collect();
+    let mut v: Vec<String> = cells.iter().map(std::string::ToString::to_string).collect();
     v.sort();
     v
 }
@@ -50,8 +50,8 @@ fn unit_vectors() -> impl Iterator<Item = (i32, i32, i32)> {
 
 fn same_set(a: &[(i32, i32, i32)], b: &[(i32, i32, i32)]) -> bool {
     let (mut a, mut b) = (a.to_vec(), b.to_vec());
-    a.sort();
-    b.sort();
+    a.sort_unstable();
+    b.sort_unstable();
     a.dedup();
     a == b
 }
@@ -68,7 +68,7 @@ fn direction_sets_match_definitions() {
         for b in -2..=2i32 {
             for c in -2..=2i32 {
                 let mut m = [a.abs(), b.abs(), c.abs()];
-                m.sort();
+                m.sort_unstable();
                 if m == [0, 1, 2] {
                     knight.push((a, b, c));
                 }
@@ -436,7 +436,7 @@ fn no_panics_on_garbage() {
         let s = start_lfen(v).unwrap_or_else(|_| start("fide"));
         for _ in 0..300 {
             let mut chars: Vec<char> = s.chars().collect();
-            for _ in 0..1 + rng.below(3) {
+            for _ in 0..=rng.below(3) {
                 let i = rng.below(chars.len());
                 match rng.below(3) {
                     0 => chars[i] = alphabet[rng.below(alphabet.len())],

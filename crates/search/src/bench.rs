@@ -40,7 +40,6 @@ pub fn bench_positions(variant: &str) -> &'static [&'static str] {
 pub fn bench_depth(variant: &str) -> u32 {
     match variant {
         "fide" => 10,
-        "air-attack" => 7,
         _ => 7,
     }
 }

@@ -198,7 +198,7 @@ impl<P: Position> Searcher<'_, P> {
             return true;
         }
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes.trailing_zeros() >= 10 {
             let out_of_time = self.limits.movetime.is_some_and(|t| self.start.elapsed() >= t);
             if out_of_time || self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;

@@ -63,7 +63,7 @@ pub fn parse_epd(text: &str) -> Result<Vec<EpdCase>, EpdError> {
             match name {
                 "bm" => case.best.extend(args.split_whitespace().map(str::to_owned)),
                 "am" => case.avoid.extend(args.split_whitespace().map(str::to_owned)),
-                "id" => case.id = args.trim().trim_matches('"').to_owned(),
+                "id" => args.trim().trim_matches('"').clone_into(&mut case.id),
                 _ => {}
             }
         }

@@ -77,7 +77,13 @@ fn always_legal<P: Position>(games: u64) {
                 let (r, _) = search(engine, pos, history, &limits);
                 match r.best_move() {
                     Some(m) => {
-                        assert!(pos.is_legal(m), "{} illegal {} in {}", P::variant_name(), coord::<P>(m), pos.to_lfen())
+                        assert!(
+                            pos.is_legal(m),
+                            "{} illegal {} in {}",
+                            P::variant_name(),
+                            coord::<P>(m),
+                            pos.to_lfen()
+                        );
                     }
                     None => assert_eq!(n, 0, "{}: no move in {} with {n} legal", P::variant_name(), pos.to_lfen()),
                 }

@@ -201,8 +201,14 @@ mod tests {
 
     #[test]
     fn comments_and_scores_read_as_in_cutechess() {
-        let r =
-            |score, depth| Report { depth, seldepth: depth, score, nodes: 0, elapsed: Default::default(), pv: vec![] };
+        let r = |score, depth| Report {
+            depth,
+            seldepth: depth,
+            score,
+            nodes: 0,
+            elapsed: std::time::Duration::default(),
+            pv: vec![],
+        };
         assert_eq!(eval_comment(&r(Score::Cp(35), 8)), "+0.35/8");
         assert_eq!(eval_comment(&r(Score::Cp(-5), 3)), "-0.05/3");
         assert_eq!(eval_comment(&r(Score::Cp(-250), 3)), "-2.50/3");

@@ -81,6 +81,7 @@ pub struct Manifest {
     pub sessions: Vec<Session>,
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
 fn is_whole(shard: &Shard) -> bool {
     shard.is_whole()
 }

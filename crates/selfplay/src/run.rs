@@ -331,11 +331,10 @@ pub fn run<P: Position>(
                         }
                     }
                 }
-                Ok(Ok(_)) => {}
+                Ok(Ok(_)) | Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Ok(Err(e)) => {
                     failure.get_or_insert(e);
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
             if stop.load(Ordering::Relaxed) {

@@ -214,7 +214,7 @@ pub fn erfc(x: f64) -> f64 {
 /// The Elo model an SPRT's hypotheses are stated in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum SprtModel {
-    /// Normalised Elo (fastchess's default, OpenBench's bounds).
+    /// Normalised Elo (fastchess's default, `OpenBench`'s bounds).
     #[default]
     Normalized,
     /// Logistic Elo (fishtest's GSPRT, cutechess's and fastchess's `logistic`).

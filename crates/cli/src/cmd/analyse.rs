@@ -42,7 +42,7 @@ impl LimitArgs {
     pub fn limits(&self) -> Limits {
         let mut l = Limits { depth: self.depth, nodes: self.nodes, movetime: self.movetime.map(Duration::from_millis) };
         if l == Limits::default() {
-            l.movetime = Some(Duration::from_millis(2000));
+            l.movetime = Some(Duration::from_secs(2));
         }
         l
     }

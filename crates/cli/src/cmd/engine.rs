@@ -209,8 +209,7 @@ pub fn run(a: &Args) -> Result<()> {
             for line in std::io::stdin().lock().lines() {
                 let Ok(line) = line else { break };
                 match line.trim() {
-                    "stop" => stop.store(true, Ordering::SeqCst),
-                    "quit" => stop.store(true, Ordering::SeqCst),
+                    "stop" | "quit" => stop.store(true, Ordering::SeqCst),
                     "isready" => {
                         let mut o = std::io::stdout().lock();
                         let _ = writeln!(o, "readyok");

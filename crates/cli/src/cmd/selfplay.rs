@@ -13,6 +13,7 @@ use stackchess_selfplay::{
     Shard, Summary, Tally,
 };
 use stackchess_variants::{Variant, WithPosition};
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -247,15 +248,15 @@ impl Ui {
         let mut m = format!("| {rate:.1} games/min | ETA {eta} | ");
         if self.is_match {
             let f = &t.first;
-            m += &format!("A +{} ={} -{}", f.wins, f.draws, f.losses);
+            let _ = write!(m, "A +{} ={} -{}", f.wins, f.draws, f.losses);
             if let Some(e) = estimate(t) {
-                m += &format!(" | Elo {:+.0} ± {:.0}", e.elo, e.error);
+                let _ = write!(m, " | Elo {:+.0} ± {:.0}", e.elo, e.error);
             }
             if let Some(llr) = self.llr() {
-                m += &format!(" | LLR {llr:.2}");
+                let _ = write!(m, " | LLR {llr:.2}");
             }
         } else {
-            m += &format!("White {} Draw {} Black {}", t.white_wins, t.draws, t.black_wins);
+            let _ = write!(m, "White {} Draw {} Black {}", t.white_wins, t.draws, t.black_wins);
         }
         m
     }

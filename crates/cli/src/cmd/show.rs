@@ -26,7 +26,9 @@ pub fn draw<P: Position>(pos: &P) -> String {
             let mut line = format!("{} ", rank + 1);
             for file in 0..8 {
                 let c = Cell::from_index(level * 64 + rank * 8 + file);
-                let ch = pos.piece_at(c).map_or(if (file + rank) % 2 == 0 { '.' } else { ' ' }, |p| p.char());
+                let ch = pos
+                    .piece_at(c)
+                    .map_or(if (file + rank) % 2 == 0 { '.' } else { ' ' }, stackchess_core::Piece::char);
                 line.push(' ');
                 line.push(ch);
             }
