@@ -257,3 +257,50 @@ fn bad_inputs_are_named() {
     assert!(!dir.join("x.book").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn games_from_random_openings_count_from_the_start_position() {
+    let dir = tmp("random-plies");
+    let run = dir.join("run");
+    selfplay(&run, "6", "200", "random:3");
+    let book = dir.join("r.book");
+    let b = book.to_str().unwrap();
+    let out = ok(&["book", "build", "-v", "fide", "--out", b, "--plies", "5", run.to_str().unwrap()]);
+    assert!(out.contains("Games used: 6, 6 of them from the start position"), "{out}");
+    // The start position's moves are the openings' first random plies, one per game.
+    let first = probed(&ok(&["book", "probe", b]));
+    assert_eq!(first.iter().map(|(_, n)| n).sum::<u64>(), 6, "{first:?}");
+    // Each recorded start position is reached by 3 book moves from the start.
+    let book = Book::<Fide>::read(&book).unwrap();
+    for g in records(&run) {
+        let mut pos = Fide::startpos();
+        while pos.to_lfen() != g.start_lfen {
+            let moves = book.probe(&pos);
+            assert!(pos.fullmove_number() <= 3 && !moves.is_empty(), "{} not reached", g.start_lfen);
+            // Follow the book move that leads toward this game's start: any line of the book
+            // that reaches it will do, so try them in turn.
+            let next = moves.iter().map(|bm| bm.mv).find(|&m| {
+                let mut p = pos;
+                p.play(m).unwrap();
+                reaches(&book, &p, &g.start_lfen, 3)
+            });
+            pos.play(next.expect("a book move toward the start")).unwrap();
+        }
+    }
+    // Without the random plies, the games start elsewhere.
+    let out = fails(&["book", "build", "-v", "fide", "--out", b, "--no-random-plies", run.to_str().unwrap()]);
+    assert!(out.contains("pass --any-start"), "{out}");
+}
+
+/// Whether `target` is reached from `pos` by at most `depth` book moves.
+fn reaches(book: &Book<Fide>, pos: &Fide, target: &str, depth: u32) -> bool {
+    if pos.to_lfen() == target {
+        return true;
+    }
+    depth > 0
+        && book.probe(pos).iter().any(|bm| {
+            let mut p = *pos;
+            p.play(bm.mv).unwrap();
+            reaches(book, &p, target, depth - 1)
+        })
+}

@@ -2,7 +2,7 @@
 //! positions the caller computed (lines walked in an opening book).
 
 use crate::Error;
-use stackchess_core::{Position, SplitMix64};
+use stackchess_core::{Move, Position, SplitMix64};
 use std::path::Path;
 
 /// How openings are chosen. Opening `k` (the `pair` column) is a function of the run's seed and
@@ -101,8 +101,8 @@ impl Openings {
             }
             Openings::Random { plies } => {
                 let mut rng = SplitMix64::for_item(seed, k);
-                for _ in 0..1000 {
-                    if let Some(pos) = random_walk::<P>(&mut rng, *plies) {
+                for _ in 0..TRIES {
+                    if let Some((pos, _)) = random_walk::<P>(&mut rng, *plies) {
                         if accept(&pos) {
                             return Ok(pos);
                         }
@@ -114,20 +114,50 @@ impl Openings {
     }
 }
 
-/// `plies` random legal moves from the start; `None` if the game ends on the way or at the end.
-fn random_walk<P: Position>(rng: &mut SplitMix64, plies: u32) -> Option<P> {
+/// Random openings drawn for one opening number before giving up.
+const TRIES: usize = 1000;
+
+impl Openings {
+    /// The moves from the start position that led to opening `k`'s position `start` (a record's
+    /// `start_lfen`): none for [`Openings::Start`]; for [`Openings::Random`], the random plies,
+    /// found again by drawing the run's walks until one reaches `start` (walks the run's filter
+    /// rejected are drawn and skipped the same way). `None` when they cannot be told: openings
+    /// from a file or given lines, or a `start` no walk reaches.
+    #[must_use]
+    pub fn opening_moves<P: Position>(&self, seed: u64, k: u64, start: &P) -> Option<Vec<Move>> {
+        match self {
+            Openings::Start => (start.hash() == P::startpos().hash()).then(Vec::new),
+            Openings::Random { plies } => {
+                let mut rng = SplitMix64::for_item(seed, k);
+                let target = start.to_lfen();
+                (0..TRIES).find_map(|_| {
+                    random_walk::<P>(&mut rng, *plies)
+                        .and_then(|(pos, moves)| (pos.to_lfen() == target).then_some(moves))
+                })
+            }
+            Openings::File { .. } | Openings::Lines { .. } => None,
+        }
+    }
+}
+
+/// `plies` random legal moves from the start, and the position they reach; `None` if the game
+/// ends on the way or at the end.
+fn random_walk<P: Position>(rng: &mut SplitMix64, plies: u32) -> Option<(P, Vec<Move>)> {
     let mut pos = P::startpos();
     let mut seen = vec![pos.hash()];
+    let mut played = Vec::with_capacity(plies as usize);
     for _ in 0..plies {
         let moves = pos.moves();
         if moves.is_empty() {
             return None;
         }
-        pos.play_unchecked(moves[rng.below(moves.len())]);
+        let m = moves[rng.below(moves.len())];
+        pos.play_unchecked(m);
+        played.push(m);
         seen.push(pos.hash());
     }
     let repeated = seen.iter().filter(|&&h| h == pos.hash()).count() >= 3;
-    (pos.outcome().is_none() && !repeated).then_some(pos)
+    (pos.outcome().is_none() && !repeated).then_some((pos, played))
 }
 
 /// FNV-1a, 64 bits: a stable hash for run keys and file contents.
@@ -139,6 +169,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use stackchess_malka::Malka;
     use stackchess_traditional::Fide;
 
     #[test]
@@ -155,6 +186,28 @@ mod tests {
         let d: Fide = o.opening(7, 3, |p: &Fide| p.to_lfen() != first).unwrap();
         assert_ne!(d.to_lfen(), first);
         assert!(o.opening::<Fide>(7, 3, |_| false).is_err());
+    }
+
+    #[test]
+    fn the_plies_of_a_random_opening_are_found_again() {
+        let o = Openings::parse::<Malka>("random:6").unwrap();
+        let first: Malka = o.opening(7, 3, |_| true).unwrap();
+        // The second walk of the stream, as when a filter rejected the first.
+        let second: Malka = o.opening(7, 3, |p: &Malka| p.to_lfen() != first.to_lfen()).unwrap();
+        for target in [first, second] {
+            let moves = o.opening_moves(7, 3, &target).unwrap();
+            assert_eq!(moves.len(), 6);
+            let mut pos = Malka::startpos();
+            for m in moves {
+                pos.play(m).unwrap();
+            }
+            assert_eq!(pos.to_lfen(), target.to_lfen());
+        }
+        // Another opening number's stream does not reach it; start and file openings.
+        let elsewhere: Malka = o.opening(7, 4, |_| true).unwrap();
+        assert!(o.opening_moves(7, 3, &elsewhere).is_none());
+        assert_eq!(Openings::Start.opening_moves(7, 3, &Malka::startpos()), Some(vec![]));
+        assert!(Openings::Start.opening_moves(7, 3, &elsewhere).is_none());
     }
 
     #[test]

@@ -4,8 +4,8 @@ use anyhow::{bail, Context, Result};
 use stackchess_book::{Added, Book, BookBuilder, GameInput};
 use stackchess_core::{coord, parse_move, san, Position};
 use stackchess_selfplay::openings::fnv1a;
-use stackchess_selfplay::run::GAMES_CSV;
-use stackchess_selfplay::{read_records, Openings};
+use stackchess_selfplay::run::{GAMES_CSV, MANIFEST};
+use stackchess_selfplay::{read_records, GameRecord, Manifest, Openings};
 use stackchess_variants::{Variant, WithPosition};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -40,9 +40,14 @@ struct BuildArgs {
     /// Keep a (position, move) only if at least N games went through it.
     #[arg(long, default_value_t = 1, value_name = "N")]
     min_games: u32,
-    /// Also count games that start away from the start position (random or file openings).
+    /// Also count games that start away from the start position (openings from a file, or random
+    /// openings whose plies are not counted).
     #[arg(long)]
     any_start: bool,
+    /// Do not count the random plies of `random:K` openings. By default a game from a random
+    /// opening counts from the start position: its plies are found again from the run's seed.
+    #[arg(long)]
+    no_random_plies: bool,
     /// Self-play directories (their games.csv) or games.csv files.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<PathBuf>,
@@ -61,6 +66,31 @@ struct ProbeArgs {
     moves: Option<String>,
 }
 
+/// The openings of the run that `input` (a run directory, or a games.csv in one) holds, when the
+/// moves that led to each game's start can be found again: start and `random:K` openings.
+fn run_openings<P: Position>(input: &Path) -> Option<Openings> {
+    let dir = if input.is_dir() { input } else { input.parent()? };
+    let spec = Manifest::read(&dir.join(MANIFEST)).ok()?.settings.openings;
+    if spec == "start" || spec.starts_with("random:") {
+        Openings::parse::<P>(&spec).ok()
+    } else {
+        None
+    }
+}
+
+/// The game from the start position when its opening plies can be found again: (start LFEN,
+/// moves); `None` to take the record as it is.
+fn from_start<P: Position>(openings: &Openings, rec: &GameRecord) -> Option<(String, String)> {
+    let start = P::from_lfen(&rec.start_lfen).ok()?;
+    let plies = openings.opening_moves(rec.seed, rec.pair, &start)?;
+    if plies.is_empty() {
+        return None;
+    }
+    let mut moves: Vec<String> = plies.into_iter().map(coord::<P>).collect();
+    moves.extend(rec.moves.split_whitespace().map(str::to_owned));
+    Some((P::startpos().to_lfen(), moves.join(" ")))
+}
+
 /// The file holding the records of `input`: a directory's games.csv, or the file itself.
 fn records_file(input: &Path) -> PathBuf {
     if input.is_dir() {
@@ -77,17 +107,20 @@ impl WithPosition for Build<'_> {
     fn call<P: Position>(self) -> Result<()> {
         let a = self.0;
         let mut builder = BookBuilder::<P>::new(a.plies).any_start(a.any_start);
-        let (mut other_variant, mut other_start) = (0u64, 0u64);
+        let (mut other_variant, mut other_start, mut extended) = (0u64, 0u64, 0u64);
         for input in &a.inputs {
             let path = records_file(input);
             let records = read_records(&path).with_context(|| format!("reading records {}", path.display()))?;
+            let openings = if a.no_random_plies { None } else { run_openings::<P>(input) };
             for rec in &records {
                 if rec.variant != P::variant_name() {
                     other_variant += 1;
                     continue;
                 }
-                let game =
-                    GameInput { id: &rec.game_id, start_lfen: &rec.start_lfen, moves: &rec.moves, result: &rec.result };
+                let whole = openings.as_ref().and_then(|o| from_start::<P>(o, rec));
+                extended += u64::from(whole.is_some());
+                let (start_lfen, moves) = whole.as_ref().map_or((&rec.start_lfen, &rec.moves), |(s, m)| (s, m));
+                let game = GameInput { id: &rec.game_id, start_lfen, moves, result: &rec.result };
                 match builder.add(&game).with_context(|| format!("in {}", path.display()))? {
                     Added::Used => {}
                     Added::OtherStart => other_start += 1,
@@ -96,7 +129,8 @@ impl WithPosition for Build<'_> {
         }
         let used = builder.games();
         println!(
-            "Games used: {used} (skipped: {other_variant} of other variants, {other_start} from other start positions)"
+            "Games used: {used}, {extended} of them from the start position through their random opening plies \
+             (skipped: {other_variant} of other variants, {other_start} from other start positions)"
         );
         if used == 0 {
             let hint = if other_start > 0 { "; pass --any-start to count games from other positions" } else { "" };
