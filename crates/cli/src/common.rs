@@ -8,7 +8,7 @@ use stackchess_variants::Variant;
 /// `--variant` and `--lfen`.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
-    /// Variant: malka, traditional, fide, air-attack.
+    /// Variant: malka, traditional, fide, air-attack, or rules:FILE (a user-defined rule set).
     #[arg(long, short, default_value = "malka")]
     pub variant: Variant,
     /// Position as LFEN (FEN for fide); the start position if omitted.
@@ -45,9 +45,11 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// The search settings for a variant: its defaults, then the file, then each `--param`.
+    /// The search settings for a variant: its defaults (a user-defined rule set's are its base's),
+    /// then the file, then each `--param`.
     pub fn config(&self, variant: &str) -> Result<stackchess_search::SearchConfig> {
         use stackchess_search::SearchConfig;
+        let variant = stackchess_variants::eval_name(variant);
         let mut c = if self.plain { SearchConfig::plain(variant) } else { SearchConfig::for_variant(variant) };
         if let Some(h) = self.hash {
             c.hash_mb = h;

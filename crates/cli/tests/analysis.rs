@@ -148,3 +148,48 @@ fn selfplay_keeps_a_parquet_copy_that_reads_as_the_csv() {
     assert_eq!(csv.0, parquet.0);
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
+
+#[test]
+fn balance_compares_a_user_defined_rule_set_with_its_base() {
+    let dir = tmp("rules");
+    let rules = dir.join("malka-slider.rules");
+    std::fs::write(&rules, "# Malka with a sliding queen\nname = malka-slider\nbase = malka\nqueen = slide\n").unwrap();
+    let spec = format!("rules:{}", rules.display());
+    // The generator plays it: more first moves than Malka's (the queen is boxed in at the start,
+    // so compare two plies deep), fewer than Traditional's.
+    let perft = |v: &str| {
+        let out = stackchess().args(["perft", "-v", v, "-d", "3"]).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout).trim().parse::<u64>().unwrap()
+    };
+    let (malka, slider, traditional) = (perft("malka"), perft(&spec), perft("traditional"));
+    assert!(malka < slider && slider < traditional, "{malka} {slider} {traditional}");
+
+    let out = stackchess()
+        .args(["balance", "--games", "4", "--nodes", "40", "--max-plies", "30", "--no-pieces", "-q", "--variants"])
+        .arg(format!("malka,{spec}"))
+        .arg("--dir")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("A = malka") && stdout.contains("B = malka-slider"), "{stdout}");
+    let games = std::fs::read_to_string(dir.join("out").join("malka-slider").join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 5);
+    assert!(games.lines().nth(1).unwrap().contains(",malka-slider,"));
+    // `stats` replays the games of a rule set it is given (else it says it could not).
+    let stats = |extra: &[&std::ffi::OsStr]| {
+        let mut cmd = stackchess();
+        let out = cmd.arg("stats").arg(dir.join("out/malka-slider")).arg("--bootstrap=2").args(extra).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    let without = stats(&[]);
+    assert!(without.contains("4 game(s) could not be replayed") && without.contains("unknown variant"), "{without}");
+    let with = stats(&["--rules".as_ref(), rules.as_os_str()]);
+    assert!(!with.contains("could not be replayed"), "{with}");
+    let bad = stackchess().args(["perft", "-v", "rules:/nowhere.rules", "-d", "1"]).output().unwrap();
+    assert!(!bad.status.success() && text(&bad.stderr).contains("rule set /nowhere.rules"), "{}", text(&bad.stderr));
+    let _ = std::fs::remove_dir_all(dir);
+}

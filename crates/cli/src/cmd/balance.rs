@@ -105,7 +105,7 @@ impl WithPosition for Batch<'_> {
         let a = self.args;
         let engine = EngineSpec {
             label: "default".into(),
-            config: SearchConfig::for_variant(P::variant_name()),
+            config: SearchConfig::for_variant(stackchess_variants::eval_name(P::variant_name())),
             limits: Limits::nodes(a.nodes),
         };
         let cfg = RunConfig {
@@ -164,7 +164,7 @@ pub fn run(a: &Args) -> Result<()> {
         dirs.push(dir.display().to_string());
     }
     let played = started.elapsed();
-    let opts = a.analysis.options();
+    let opts = a.analysis.options()?;
     let all = load(&dirs)?;
     let mut analysis = analyse(&all, &opts)?;
     warn_skipped(&analysis);

@@ -22,7 +22,7 @@ pub struct Args {
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
     let (ga, gb) = (load_inputs(std::slice::from_ref(&a.a))?, load_inputs(std::slice::from_ref(&a.b))?);
-    let mut opts = a.analysis.options();
+    let mut opts = a.analysis.options()?;
     if a.output.report.is_none() {
         opts.pieces = None; // only the report shows them
     }

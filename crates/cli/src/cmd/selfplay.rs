@@ -33,7 +33,7 @@ pub struct Args {
 /// The flags of a run, shared by `selfplay` and `match`.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// Variant: malka, traditional, fide, air-attack.
+    /// Variant: malka, traditional, fide, air-attack, or rules:FILE (a user-defined rule set).
     #[arg(long, short, default_value = "malka")]
     pub variant: Variant,
     /// Games the run is to have (with --resume, a larger number extends the run).

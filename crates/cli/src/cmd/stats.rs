@@ -66,12 +66,19 @@ pub struct AnalysisArgs {
     /// Opening diversity: prefix lengths in plies (comma-separated; empty for none).
     #[arg(long, value_delimiter = ',', default_value = "1,2,4,8", value_name = "K,...")]
     pub opening_plies: Vec<usize>,
+    /// A user-defined rule set the records use (repeatable), so that their games can be replayed
+    /// for piece values.
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rules: Vec<std::path::PathBuf>,
 }
 
 impl AnalysisArgs {
-    /// The library's options.
-    pub fn options(&self) -> Options {
-        Options {
+    /// The library's options, after loading the `--rules` files.
+    pub fn options(&self) -> anyhow::Result<Options> {
+        for path in &self.rules {
+            stackchess_variants::Variant::load_rules(path)?;
+        }
+        Ok(Options {
             opening_plies: self.opening_plies.clone(),
             pieces: (!self.no_pieces).then_some(PieceOptions {
                 skip_plies: self.sample_after,
@@ -80,7 +87,7 @@ impl AnalysisArgs {
                 seed: self.seed,
                 ..PieceOptions::default()
             }),
-        }
+        })
     }
 }
 
@@ -165,7 +172,7 @@ pub fn notes(games: &Games, inputs: &[String]) -> Vec<String> {
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
     let games = load_inputs(&a.inputs)?;
-    let analysis = analyse(&games, &a.analysis.options())?;
+    let analysis = analyse(&games, &a.analysis.options()?)?;
     warn_skipped(&analysis);
     a.output.emit(&analysis.tables)?;
     a.output.write_report(|| Ok(analysis.report("stackchess balance statistics", notes(&games, &a.inputs), None)?))

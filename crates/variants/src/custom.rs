@@ -1,0 +1,186 @@
+//! User-defined rule sets: a Nardeshir rule set (Malka or Traditional) with some of its rules
+//! changed, read from a small `key = value` file and played by the same generator.
+//!
+//! ```text
+//! # malka-slider.rules: Malka with a sliding queen
+//! name = malka-slider
+//! base = malka               # malka | traditional
+//! queen = slide              # slide | step (one cell along the same directions)
+//! rook = slide
+//! bishop = slide
+//! pawn_double_step = false   # true | false (en passant comes with it)
+//! promotion = lost-pieces    # free | lost-pieces
+//! castling = true
+//! ```
+//!
+//! Only `name` and `base` are required; every other key defaults to the base's rule. A process
+//! holds up to [`SLOTS`] rule sets at once (each is a distinct position type).
+
+use stackchess_core::Role;
+use stackchess_geometry::{Dir, GroupSet};
+use stackchess_nardeshir::{Board, Movement, Promotion, RuleSet, Tables, Variant as RulesVariant};
+use std::sync::{Mutex, OnceLock};
+
+/// How many user-defined rule sets one process can hold.
+pub const SLOTS: usize = 4;
+
+/// Marker type of the user-defined rule set in slot `S`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CustomRules<const S: usize>;
+
+/// A position of the user-defined rule set in slot `S`.
+pub type Custom<const S: usize> = Board<3, CustomRules<S>>;
+
+/// The installed rule sets: tables, and the spec each came from.
+static TABLES: [OnceLock<Tables<3>>; SLOTS] = [const { OnceLock::new() }; SLOTS];
+static INSTALLING: Mutex<()> = Mutex::new(());
+
+impl<const S: usize> RulesVariant<3> for CustomRules<S> {
+    fn tables() -> &'static Tables<3> {
+        TABLES[S].get().expect("a custom rule set is installed before its positions are made")
+    }
+}
+
+/// A rule set read from a spec, before it is installed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The built-in rule set it changes (its evaluation is used for it).
+    pub base: &'static str,
+}
+
+/// Reads a rule-set spec. Errors name the line and what is wrong.
+///
+/// # Errors
+/// A line that is not `key = value`, an unknown key or value, a repeated key, a missing `name`
+/// or `base`, or a name that is a built-in variant's.
+pub fn parse_spec(text: &str) -> Result<Spec, String> {
+    let mut seen: Vec<String> = Vec::new();
+    let (mut name, mut base) = (None, None);
+    let mut changes: Vec<(usize, String, String)> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let n = i + 1;
+        let (k, v) = line.split_once('=').ok_or_else(|| format!("line {n}: expected key = value, got '{raw}'"))?;
+        let (k, v) = (k.trim().to_ascii_lowercase(), v.trim().to_owned());
+        if seen.contains(&k) {
+            return Err(format!("line {n}: '{k}' is given twice"));
+        }
+        seen.push(k.clone());
+        match k.as_str() {
+            "name" => name = Some((n, v)),
+            "base" => base = Some((n, v)),
+            _ => changes.push((n, k, v)),
+        }
+    }
+    let (n, name) = name.ok_or("the rule set needs a name (name = ...)")?;
+    let valid = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !valid {
+        return Err(format!("line {n}: name '{name}': use letters, digits, '-' and '_'"));
+    }
+    if crate::Variant::ALL.iter().any(|v| v.name().eq_ignore_ascii_case(&name)) {
+        return Err(format!("line {n}: name '{name}' is a built-in variant's; choose another"));
+    }
+    let (n, base) = base.ok_or("the rule set needs a base (base = malka or base = traditional)")?;
+    let (base, malka) = match base.as_str() {
+        "malka" => ("malka", true),
+        "traditional" => ("traditional", false),
+        other => return Err(format!("line {n}: base '{other}': expected malka or traditional")),
+    };
+    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    let mut rules = RuleSet::nardeshir(leaked, 3, malka, stackchess_malka::START);
+    for (n, key, value) in changes {
+        let bad = |expected: &str| format!("line {n}: {key} = '{value}': expected {expected}");
+        let flag = || match value.as_str() {
+            "true" | "yes" | "on" => Ok(true),
+            "false" | "no" | "off" => Ok(false),
+            _ => Err(bad("true or false")),
+        };
+        match key.as_str() {
+            "queen" | "rook" | "bishop" => {
+                let (role, groups) = match key.as_str() {
+                    "queen" => (Role::Queen, GroupSet::ALL),
+                    "rook" => (Role::Rook, GroupSet::ROOK),
+                    _ => (Role::Bishop, GroupSet::BISHOP),
+                };
+                rules.pieces[role.index() - 1] = movement(groups, &value).ok_or_else(|| bad("slide or step"))?;
+            }
+            "pawn_double_step" => rules.pawn.double_step = flag()?,
+            "castling" => rules.castling = flag()?,
+            "promotion" => {
+                rules.pawn.promotion = match value.as_str() {
+                    "free" => Promotion::Free,
+                    "lost-pieces" => Promotion::LostPieces,
+                    _ => return Err(bad("free or lost-pieces")),
+                };
+            }
+            _ => {
+                return Err(format!(
+                    "line {n}: unknown key '{key}' (keys: name, base, queen, rook, bishop, pawn_double_step, \
+                     promotion, castling)"
+                ))
+            }
+        }
+    }
+    Ok(Spec { rules, base })
+}
+
+/// A piece moving along `groups`: sliding, or one step.
+fn movement(groups: GroupSet, how: &str) -> Option<Movement> {
+    match how {
+        "slide" => Some(Movement { slides: groups, leaps: Vec::new() }),
+        "step" => Some(Movement { slides: GroupSet::NONE, leaps: groups.dirs().collect::<Vec<Dir>>() }),
+        _ => None,
+    }
+}
+
+/// Installs `spec` and returns its slot: the slot of an installed rule set of the same name if
+/// its rules are the same, else the next free one.
+///
+/// # Errors
+/// A different rule set under a name already installed, or every slot taken.
+pub fn install(spec: Spec) -> Result<usize, String> {
+    let _guard = INSTALLING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for (slot, cell) in TABLES.iter().enumerate() {
+        match cell.get() {
+            Some(t) if t.rules.name == spec.rules.name => {
+                return if t.rules == spec.rules {
+                    Ok(slot)
+                } else {
+                    Err(format!("another rule set named '{}' is loaded already", spec.rules.name))
+                };
+            }
+            Some(_) => {}
+            None => {
+                let _ = BASES[slot].set(spec.base);
+                let _ = cell.set(Tables::new(spec.rules));
+                return Ok(slot);
+            }
+        }
+    }
+    Err(format!("at most {SLOTS} user-defined rule sets can be used at once"))
+}
+
+static BASES: [OnceLock<&'static str>; SLOTS] = [const { OnceLock::new() }; SLOTS];
+
+/// The name of the rule set in `slot`, if one is installed.
+#[must_use]
+pub fn name(slot: usize) -> Option<&'static str> {
+    TABLES.get(slot)?.get().map(|t| t.rules.name)
+}
+
+/// The built-in rule set the rule set in `slot` changes.
+#[must_use]
+pub fn base(slot: usize) -> Option<&'static str> {
+    BASES.get(slot)?.get().copied()
+}
+
+/// The slot of the installed rule set named `name`.
+#[must_use]
+pub fn find(name: &str) -> Option<usize> {
+    (0..SLOTS).find(|&s| self::name(s).is_some_and(|n| n.eq_ignore_ascii_case(name)))
+}
