@@ -304,3 +304,32 @@ fn reaches(book: &Book<Fide>, pos: &Fide, target: &str, depth: u32) -> bool {
             reaches(book, &p, target, depth - 1)
         })
 }
+
+#[test]
+fn books_of_user_defined_rule_sets() {
+    let dir = tmp("rules");
+    let rules = dir.join("slider.rules");
+    std::fs::write(&rules, "name = slider\nbase = malka\nqueen = slide\n").unwrap();
+    let (r, run, book) = (rules.to_str().unwrap(), dir.join("run"), dir.join("s.book"));
+    let v = format!("rules:{r}");
+    ok(&[
+        "selfplay",
+        "-v",
+        &v,
+        "--games",
+        "3",
+        "--nodes",
+        "100",
+        "--max-plies",
+        "20",
+        "-q",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let out = ok(&["book", "build", "-v", &v, "--out", book.to_str().unwrap(), run.to_str().unwrap()]);
+    assert!(out.contains("Games used: 3, 3 of them") && out.contains("(slider)"), "{out}");
+    let e = fails(&["book", "probe", book.to_str().unwrap()]);
+    assert!(e.contains("needs --rules FILE") && e.contains("unknown variant 'slider'"), "{e}");
+    let moves = probed(&ok(&["book", "probe", book.to_str().unwrap(), "--rules", r]));
+    assert_eq!(moves.iter().map(|(_, n)| n).sum::<u64>(), 3, "{moves:?}");
+}

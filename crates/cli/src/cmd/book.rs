@@ -64,6 +64,9 @@ struct ProbeArgs {
     /// Moves from the start position, space-separated (coordinate notation or SAN).
     #[arg(long)]
     moves: Option<String>,
+    /// The user-defined rule set of a book built for one (docs/rule-sets.md).
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
 }
 
 /// The openings of the run that `input` (a run directory, or a games.csv in one) holds, when the
@@ -204,11 +207,16 @@ pub fn run(a: &Args) -> Result<()> {
     match &a.command {
         Command::Build(b) => b.variant.with(Build(b)),
         Command::Probe(p) => {
+            if let Some(rules) = &p.rules {
+                Variant::load_rules(rules)?;
+            }
             let header = stackchess_book::read_header(&p.file)?;
-            let variant: Variant = header
-                .variant
-                .parse()
-                .with_context(|| format!("{}: the book's variant is unknown to this program", p.file.display()))?;
+            let variant: Variant = header.variant.parse().with_context(|| {
+                format!(
+                    "{}: the book's variant is unknown (a user-defined rule set needs --rules FILE)",
+                    p.file.display()
+                )
+            })?;
             variant.with(Probe(p))
         }
     }
