@@ -23,3 +23,7 @@ perft-deep:
 # Recompute the golden perft files from data/perft/*.positions, cross-checked by the reference generator.
 bless-perft *VARIANTS:
     cargo xtask bless-perft {{VARIANTS}}
+
+# The HTML report rendered in headless Chromium, its screenshot checked.
+report-check:
+    cargo xtask report-check
