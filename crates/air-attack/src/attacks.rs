@@ -8,7 +8,7 @@ impl<V: AirRules> Board<V> {
     /// One level's word of `by`'s pieces of `role` within `theirs` (a subset of `by`'s pieces).
     #[inline]
     fn word(&self, role: Role, theirs: Bb, level: usize) -> u64 {
-        self.by_role[role.index()].0[level] & theirs.0[level]
+        self.placed.by_role[role.index()].0[level] & theirs.0[level]
     }
 
     /// Whether any piece in `theirs` (pieces of `by`) could capture a piece on `c`, by a normal or

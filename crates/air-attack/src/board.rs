@@ -1,7 +1,7 @@
 //! The position type: bitboards by colour and role, plus the LFEN state.
 
 use crate::tables::{Tables, LEVELS};
-use stackchess_core::{Castling, Color, LfenError, Move, MoveKind, MoveList, Piece, Position, Role};
+use stackchess_core::{Castling, Color, LfenError, Move, MoveKind, MoveList, Piece, Placement, Position, Role};
 use stackchess_geometry::{Bitboard, Cell};
 use std::fmt;
 use std::marker::PhantomData;
@@ -18,8 +18,7 @@ pub(crate) type Bb = Bitboard<LEVELS>;
 /// An Air Attack position under the rules `V`.
 pub struct Board<V> {
     pub(crate) t: &'static Tables,
-    pub(crate) by_color: [Bb; 2],
-    pub(crate) by_role: [Bb; 6],
+    pub(crate) placed: Placement<LEVELS>,
     pub(crate) turn: Color,
     pub(crate) castling: Castling,
     /// En-passant cell and the pawn a capture there removes.
@@ -39,8 +38,7 @@ impl<V> Copy for Board<V> {}
 
 impl<V> PartialEq for Board<V> {
     fn eq(&self, o: &Self) -> bool {
-        self.by_color == o.by_color
-            && self.by_role == o.by_role
+        self.placed == o.placed
             && self.turn == o.turn
             && self.castling == o.castling
             && self.ep == o.ep
@@ -62,8 +60,7 @@ impl<V: AirRules> Board<V> {
     pub(crate) fn empty() -> Self {
         Board {
             t: V::tables(),
-            by_color: [Bb::EMPTY; 2],
-            by_role: [Bb::EMPTY; 6],
+            placed: Placement::EMPTY,
             turn: Color::White,
             castling: Castling::NONE,
             ep: None,
@@ -84,14 +81,14 @@ impl<V: AirRules> Board<V> {
     #[inline]
     #[must_use]
     pub fn occupied(&self) -> Bb {
-        self.by_color[0] | self.by_color[1]
+        self.placed.occupied()
     }
 
     /// The pieces of a colour and role.
     #[inline]
     #[must_use]
     pub fn pieces(&self, c: Color, r: Role) -> Bb {
-        self.by_color[c.index()] & self.by_role[r.index()]
+        self.placed.pieces(c, r)
     }
 
     /// The king of a colour (positions always have one).
@@ -102,20 +99,18 @@ impl<V: AirRules> Board<V> {
 
     #[inline]
     pub(crate) fn role_at(&self, c: Cell) -> Option<Role> {
-        Role::ALL.into_iter().find(|r| self.by_role[r.index()].has(c))
+        self.placed.role_at(c)
     }
 
     #[inline]
     pub(crate) fn put(&mut self, c: Cell, p: Piece) {
-        self.by_color[p.color.index()].insert(c);
-        self.by_role[p.role.index()].insert(c);
+        self.placed.insert(c, p);
         self.hash ^= self.t.zp(p.color, p.role, c);
     }
 
     #[inline]
     pub(crate) fn take(&mut self, c: Cell, p: Piece) {
-        self.by_color[p.color.index()].remove(c);
-        self.by_role[p.role.index()].remove(c);
+        self.placed.remove(c, p);
         self.hash ^= self.t.zp(p.color, p.role, c);
     }
 
@@ -173,24 +168,11 @@ impl<V: AirRules> Position for Board<V> {
     }
 
     fn piece_at(&self, c: Cell) -> Option<Piece> {
-        let color = if self.by_color[0].has(c) {
-            Color::White
-        } else if self.by_color[1].has(c) {
-            Color::Black
-        } else {
-            return None;
-        };
-        self.role_at(c).map(|role| Piece { color, role })
+        self.placed.piece_at(c)
     }
 
-    fn for_each_piece<F: FnMut(Cell, Piece)>(&self, mut f: F) {
-        for color in Color::ALL {
-            for role in Role::ALL {
-                for c in self.pieces(color, role).cells() {
-                    f(c, Piece { color, role });
-                }
-            }
-        }
+    fn for_each_piece<F: FnMut(Cell, Piece)>(&self, f: F) {
+        self.placed.for_each_piece(f);
     }
 
     fn castling(&self) -> Castling {
@@ -215,7 +197,7 @@ impl<V: AirRules> Position for Board<V> {
 
     fn is_check(&self) -> bool {
         let us = self.turn;
-        self.attacked(self.king(us), us.other(), self.by_color[us.other().index()], self.occupied())
+        self.attacked(self.king(us), us.other(), self.placed.by_color[us.other().index()], self.occupied())
     }
 
     fn legal_moves(&self, moves: &mut MoveList) {

@@ -23,7 +23,7 @@ pub(crate) fn parse<V: AirRules>(lfen: &str) -> Result<Board<V>, LfenError> {
     b.halfmove = f.halfmove;
     b.fullmove = f.fullmove;
     let them = b.turn.other();
-    if b.attacked(b.king(them), b.turn, b.by_color[b.turn.index()], b.occupied()) {
+    if b.attacked(b.king(them), b.turn, b.placed.by_color[b.turn.index()], b.occupied()) {
         return Err(e(LfenField::Position, format!("{them} is in check but it is {}'s move", b.turn)));
     }
     b.hash = b.hash_from_scratch();

@@ -166,8 +166,8 @@ impl<V: AirRules> Board<V> {
         let us = self.turn;
         let them = us.other();
         let occ = self.occupied();
-        let ours = self.by_color[us.index()];
-        let theirs = self.by_color[them.index()];
+        let ours = self.placed.by_color[us.index()];
+        let theirs = self.placed.by_color[them.index()];
         let king = self.king(us);
         let in_check = self.attacked(king, them, theirs, occ);
 
@@ -230,7 +230,7 @@ impl<V: AirRules> Board<V> {
         let mut next = *self;
         next.play_unchecked(m);
         let us = self.turn;
-        !next.attacked(next.king(us), us.other(), next.by_color[us.other().index()], next.occupied())
+        !next.attacked(next.king(us), us.other(), next.placed.by_color[us.other().index()], next.occupied())
     }
 
     /// Castling (a normal move): the king not in check (the caller's test), the cells between king
@@ -246,7 +246,7 @@ impl<V: AirRules> Board<V> {
             let Some(cm) = self.t.castles[us.index()][usize::from(long)] else { continue };
             if cm.king_from != king
                 || cm.empty.intersects(occ)
-                || self.attacked(cm.cross, them, self.by_color[them.index()], occ)
+                || self.attacked(cm.cross, them, self.placed.by_color[them.index()], occ)
             {
                 continue;
             }

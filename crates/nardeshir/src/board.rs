@@ -1,7 +1,7 @@
 //! The position type: bitboards by colour and role, plus the LFEN state.
 
 use crate::Tables;
-use stackchess_core::{Castling, Color, LfenError, Move, MoveKind, MoveList, Piece, Position, Role};
+use stackchess_core::{Castling, Color, LfenError, Move, MoveKind, MoveList, Piece, Placement, Position, Role};
 use stackchess_geometry::{Bitboard, Cell};
 use std::fmt;
 use std::marker::PhantomData;
@@ -15,8 +15,7 @@ pub trait Variant<const L: usize>: 'static + Send + Sync + Copy + fmt::Debug {
 /// A position of a variant `V` on `L` levels.
 pub struct Board<const L: usize, V> {
     pub(crate) t: &'static Tables<L>,
-    pub(crate) by_color: [Bitboard<L>; 2],
-    pub(crate) by_role: [Bitboard<L>; 6],
+    pub(crate) placed: Placement<L>,
     pub(crate) turn: Color,
     pub(crate) castling: Castling,
     /// En-passant cell and the pawn a capture there removes.
@@ -36,8 +35,7 @@ impl<const L: usize, V> Copy for Board<L, V> {}
 
 impl<const L: usize, V> PartialEq for Board<L, V> {
     fn eq(&self, o: &Self) -> bool {
-        self.by_color == o.by_color
-            && self.by_role == o.by_role
+        self.placed == o.placed
             && self.turn == o.turn
             && self.castling == o.castling
             && self.ep == o.ep
@@ -59,8 +57,7 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
     pub(crate) fn empty() -> Self {
         Board {
             t: V::tables(),
-            by_color: [Bitboard::EMPTY; 2],
-            by_role: [Bitboard::EMPTY; 6],
+            placed: Placement::EMPTY,
             turn: Color::White,
             castling: Castling::NONE,
             ep: None,
@@ -81,21 +78,21 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
     #[inline]
     #[must_use]
     pub fn occupied(&self) -> Bitboard<L> {
-        self.by_color[0] | self.by_color[1]
+        self.placed.occupied()
     }
 
     /// The pieces of a colour.
     #[inline]
     #[must_use]
     pub fn ours(&self, c: Color) -> Bitboard<L> {
-        self.by_color[c.index()]
+        self.placed.by_color[c.index()]
     }
 
     /// The pieces of a colour and role.
     #[inline]
     #[must_use]
     pub fn pieces(&self, c: Color, r: Role) -> Bitboard<L> {
-        self.by_color[c.index()] & self.by_role[r.index()]
+        self.placed.pieces(c, r)
     }
 
     /// The king of a colour (positions always have one).
@@ -106,20 +103,18 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
 
     #[inline]
     pub(crate) fn role_at(&self, c: Cell) -> Option<Role> {
-        (0..6).find(|&r| self.by_role[r].has(c)).map(|r| Role::ALL[r])
+        self.placed.role_at(c)
     }
 
     #[inline]
     pub(crate) fn put(&mut self, c: Cell, p: Piece) {
-        self.by_color[p.color.index()].insert(c);
-        self.by_role[p.role.index()].insert(c);
+        self.placed.insert(c, p);
         self.hash ^= self.t.zp(p.color, p.role, c);
     }
 
     #[inline]
     pub(crate) fn take(&mut self, c: Cell, p: Piece) {
-        self.by_color[p.color.index()].remove(c);
-        self.by_role[p.role.index()].remove(c);
+        self.placed.remove(c, p);
         self.hash ^= self.t.zp(p.color, p.role, c);
     }
 
@@ -184,24 +179,11 @@ impl<const L: usize, V: Variant<L>> Position for Board<L, V> {
     }
 
     fn piece_at(&self, c: Cell) -> Option<Piece> {
-        let color = if self.by_color[0].has(c) {
-            Color::White
-        } else if self.by_color[1].has(c) {
-            Color::Black
-        } else {
-            return None;
-        };
-        self.role_at(c).map(|role| Piece { color, role })
+        self.placed.piece_at(c)
     }
 
-    fn for_each_piece<F: FnMut(Cell, Piece)>(&self, mut f: F) {
-        for color in Color::ALL {
-            for role in Role::ALL {
-                for c in self.pieces(color, role).cells() {
-                    f(c, Piece { color, role });
-                }
-            }
-        }
+    fn for_each_piece<F: FnMut(Cell, Piece)>(&self, f: F) {
+        self.placed.for_each_piece(f);
     }
 
     fn castling(&self) -> Castling {

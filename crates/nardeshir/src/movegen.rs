@@ -85,9 +85,9 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
     fn of_roles(&self, by: Color, roles: u8) -> Bitboard<L> {
         let mut b = Bitboard::EMPTY;
         for r in roles_in(roles) {
-            b |= self.by_role[r.index()];
+            b |= self.placed.by_role[r.index()];
         }
-        b & self.by_color[by.index()]
+        b & self.placed.by_color[by.index()]
     }
 
     /// The pieces of `by` that attack `c`, given occupancy.
@@ -140,7 +140,7 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
             let between = t.rays.between(king, s);
             let blockers = between & occ;
             if !blockers.more_than_one() {
-                if let Some(b) = (blockers & self.by_color[us.index()]).first() {
+                if let Some(b) = (blockers & self.placed.by_color[us.index()]).first() {
                     if n < rays.len() {
                         pinned.insert(b);
                         rays[n] = (b, between | Bitboard::from_cell(s));
@@ -158,7 +158,7 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
         let us = self.turn;
         let them = us.other();
         let occ = self.occupied();
-        let ours = self.by_color[us.index()];
+        let ours = self.placed.by_color[us.index()];
         let king = self.king(us);
         let checkers = self.attackers(king, them, occ);
 
@@ -200,7 +200,7 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
         }
 
         // Pawns.
-        let theirs = self.by_color[them.index()];
+        let theirs = self.placed.by_color[them.index()];
         let promo = t.promo[us.index()];
         let doubles = t.double_from[us.index()];
         let mut roles: Option<([Role; 4], usize)> = None;
