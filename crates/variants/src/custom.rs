@@ -126,8 +126,15 @@ pub fn parse_spec(text: &str) -> Result<Spec, String> {
             }
         }
     }
+    // The start position's castling rights must be rights the rules have.
+    if !rules.castling {
+        rules.start = NO_CASTLING_START;
+    }
     Ok(Spec { rules, base })
 }
+
+/// The Nardeshir start position without castling rights.
+const NO_CASTLING_START: &str = "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w - - 0 1";
 
 /// A piece moving along `groups`: sliding, or one step.
 fn movement(groups: GroupSet, how: &str) -> Option<Movement> {
