@@ -159,10 +159,6 @@ impl<V: AirRules> Position for Board<V> {
         crate::lfen::parse(lfen)
     }
 
-    fn to_lfen(&self) -> String {
-        crate::lfen::write(self)
-    }
-
     fn turn(&self) -> Color {
         self.turn
     }

@@ -2,9 +2,7 @@
 
 use crate::board::{AirRules, Board};
 use crate::tables::LEVELS;
-use stackchess_core::{
-    parse_placement, split_lfen, write_lfen, Castling, Color, LfenError, LfenField, LfenState, Piece, Position, Role,
-};
+use stackchess_core::{parse_placement, split_lfen, Castling, Color, LfenError, LfenField, Piece, Position, Role};
 use stackchess_geometry::Cell;
 
 fn e(field: LfenField, msg: impl Into<String>) -> LfenError {
@@ -114,16 +112,4 @@ fn parse_ep<V: AirRules>(b: &Board<V>, s: &str) -> Result<Option<(Cell, Cell)>, 
             format!("no {mover} pawn can just have double-stepped over {s} (the start cell and {s} must be empty, the pawn beyond)"),
         ))
     }
-}
-
-/// Writes the LFEN.
-pub(crate) fn write<V: AirRules>(b: &Board<V>) -> String {
-    let st = LfenState {
-        turn: b.turn,
-        castling: b.castling,
-        ep: b.ep.map(|(c, _)| c),
-        halfmove: b.halfmove,
-        fullmove: b.fullmove,
-    };
-    write_lfen(LEVELS, |c| b.piece_at(c), st)
 }

@@ -78,8 +78,17 @@ pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
     /// # Errors
     /// Names the field and what was wrong.
     fn from_lfen(lfen: &str) -> Result<Self, LfenError>;
-    /// Writes the LFEN.
-    fn to_lfen(&self) -> String;
+    /// Writes the LFEN (from the placement and the state below, for every variant alike).
+    fn to_lfen(&self) -> String {
+        let st = crate::LfenState {
+            turn: self.turn(),
+            castling: self.castling(),
+            ep: self.ep_cell(),
+            halfmove: self.halfmove_clock(),
+            fullmove: self.fullmove_number(),
+        };
+        crate::write_lfen(Self::LEVELS, |c| self.piece_at(c), st)
+    }
 
     /// The side to move.
     fn turn(&self) -> Color;

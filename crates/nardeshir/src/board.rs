@@ -170,10 +170,6 @@ impl<const L: usize, V: Variant<L>> Position for Board<L, V> {
         crate::lfen::parse(lfen)
     }
 
-    fn to_lfen(&self) -> String {
-        crate::lfen::write(self)
-    }
-
     fn turn(&self) -> Color {
         self.turn
     }

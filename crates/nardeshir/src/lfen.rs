@@ -1,9 +1,7 @@
 //! LFEN reading and writing (RULES.md §4), with validation that names the field at fault.
 
 use crate::{Board, Variant};
-use stackchess_core::{
-    parse_placement, split_lfen, write_lfen, Castling, Color, LfenError, LfenField, LfenState, Piece, Position, Role,
-};
+use stackchess_core::{parse_placement, split_lfen, Castling, Color, LfenError, LfenField, Piece, Position, Role};
 use stackchess_geometry::Cell;
 
 fn e(field: LfenField, msg: impl Into<String>) -> LfenError {
@@ -106,16 +104,4 @@ fn parse_ep<const L: usize, V: Variant<L>>(b: &Board<L, V>, s: &str) -> Result<O
         LfenField::EnPassant,
         format!("no {mover} pawn can just have double-stepped over {s} (the start cell and {s} must be empty, the pawn beyond)"),
     ))
-}
-
-/// Writes the LFEN.
-pub(crate) fn write<const L: usize, V: Variant<L>>(b: &Board<L, V>) -> String {
-    let st = LfenState {
-        turn: b.turn,
-        castling: b.castling,
-        ep: b.ep.map(|(c, _)| c),
-        halfmove: b.halfmove,
-        fullmove: b.fullmove,
-    };
-    write_lfen(L, |c| b.piece_at(c), st)
 }
