@@ -136,7 +136,7 @@ pub fn material_diff<P: Position>(pos: &P) -> [i32; 5] {
 /// # Errors
 /// An unknown variant, a bad start position, or a move that is not legal (naming the ply).
 pub fn sample_game(game: &GameRow, opts: PieceOptions) -> Result<GameSamples, String> {
-    let variant: Variant = game.variant.parse().map_err(|e: stackchess_variants::UnknownVariant| e.to_string())?;
+    let variant: Variant = game.variant.parse().map_err(|e: stackchess_variants::VariantError| e.to_string())?;
     let diffs = variant.with(Replay { game, opts })?;
     Ok(GameSamples { white_points: game.white_points, diffs })
 }

@@ -134,9 +134,6 @@ pub enum VariantError {
     },
 }
 
-/// The old name of [`VariantError`].
-pub type UnknownVariant = VariantError;
-
 impl fmt::Display for VariantError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
