@@ -7,6 +7,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use stackchess_air_attack::AirAttack;
 use stackchess_core::Position;
+use stackchess_core::Rules as _;
 use stackchess_malka::Malka;
 use stackchess_traditional::{Fide, Traditional};
 use std::hint::black_box;
@@ -53,26 +54,26 @@ fn shakmaty_perft(p: &shakmaty::Chess, depth: u32) -> u64 {
         .sum()
 }
 
-fn variant_bench<P: Position>(c: &mut Criterion, depth: u32) {
-    let pos = P::startpos();
+fn variant_bench<P: Position>(c: &mut Criterion, rules: P::Rules, depth: u32) {
+    let pos = rules.startpos();
     let nodes = pos.perft(depth);
     let mut g = c.benchmark_group("perft-start");
     g.sample_size(10);
     g.throughput(Throughput::Elements(nodes));
-    g.bench_function(BenchmarkId::new(P::variant_name(), depth), |b| b.iter(|| black_box(&pos).perft(depth)));
+    g.bench_function(BenchmarkId::new(rules.name(), depth), |b| b.iter(|| black_box(&pos).perft(depth)));
     g.finish();
 }
 
 fn variants(c: &mut Criterion) {
-    variant_bench::<Fide>(c, 4);
-    variant_bench::<Malka>(c, 3);
-    variant_bench::<Traditional>(c, 3);
-    variant_bench::<AirAttack>(c, 3);
+    variant_bench::<Fide>(c, stackchess_traditional::fide_rules(), 4);
+    variant_bench::<Malka>(c, stackchess_malka::rules(), 3);
+    variant_bench::<Traditional>(c, stackchess_traditional::rules(), 3);
+    variant_bench::<AirAttack>(c, stackchess_air_attack::rules(), 3);
 }
 
 fn fide_side_by_side(c: &mut Criterion) {
     for (name, fen, depth) in FIDE {
-        let ours = Fide::from_lfen(fen).expect("valid FEN");
+        let ours = stackchess_traditional::fide_rules().from_lfen(fen).expect("valid FEN");
         let cozy: cozy_chess::Board = fen.parse().expect("valid FEN");
         let setup: shakmaty::fen::Fen = fen.parse().expect("valid FEN");
         let shak: shakmaty::Chess = setup.into_position(shakmaty::CastlingMode::Standard).expect("legal");

@@ -6,6 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use stackchess_core::Position;
+use stackchess_core::Rules as _;
 use stackchess_search::{bench_positions, Engine, Limits, SearchConfig};
 use stackchess_variants::{AirAttack, Fide, Malka, Traditional};
 use std::hint::black_box;
@@ -32,12 +33,12 @@ fn workload<P: Position>(engine: &mut Engine<P>, positions: &[P], depth: u32) ->
         .sum()
 }
 
-fn bench_variant<P: Position>(c: &mut Criterion) {
-    let name = P::variant_name();
-    let mut positions = vec![P::startpos()];
-    positions.extend(bench_positions(name).iter().map(|t| P::from_lfen(t).expect("bench position")));
+fn bench_variant<P: Position>(c: &mut Criterion, rules: P::Rules) {
+    let name = rules.name();
+    let mut positions = vec![rules.startpos()];
+    positions.extend(bench_positions(name).iter().map(|t| rules.from_lfen(t).expect("bench position")));
     let d = depth(name);
-    let mut engine = Engine::<P>::new(SearchConfig::for_variant(name));
+    let mut engine = Engine::<P>::new(rules, SearchConfig::for_variant(name));
     let nodes = workload(&mut engine, &positions, d);
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
@@ -49,10 +50,10 @@ fn bench_variant<P: Position>(c: &mut Criterion) {
 }
 
 fn benches(c: &mut Criterion) {
-    bench_variant::<Malka>(c);
-    bench_variant::<Traditional>(c);
-    bench_variant::<Fide>(c);
-    bench_variant::<AirAttack>(c);
+    bench_variant::<Malka>(c, stackchess_malka::rules());
+    bench_variant::<Traditional>(c, stackchess_traditional::rules());
+    bench_variant::<Fide>(c, stackchess_traditional::fide_rules());
+    bench_variant::<AirAttack>(c, stackchess_air_attack::rules());
 }
 
 criterion_group!(search, benches);

@@ -42,7 +42,15 @@ fn selfplay(c: &mut Criterion) {
             b.iter(|| {
                 n += 1;
                 let dir = root.join(format!("{t}-{n}"));
-                let s = run::<Malka>(&dir, &config(t), false, &AtomicBool::new(false), &mut NoProgress).unwrap();
+                let s = run::<Malka>(
+                    stackchess_malka::rules(),
+                    &dir,
+                    &config(t),
+                    false,
+                    &AtomicBool::new(false),
+                    &mut NoProgress,
+                )
+                .unwrap();
                 assert_eq!((s.end, s.done), (RunEnd::Complete, GAMES));
                 std::fs::remove_dir_all(&dir).unwrap();
             });

@@ -8,6 +8,7 @@
 //! - `ci`: the sequence `.ci/run` runs (fmt, clippy, tests).
 
 use anyhow::{bail, Context, Result};
+use stackchess_core::Rules as _;
 use stackchess_core::{parse_perft_file, Position};
 use stackchess_variants::{Variant, WithPosition};
 use std::fmt::Write as _;
@@ -45,15 +46,15 @@ struct Bless<'a> {
 
 impl WithPosition for Bless<'_> {
     type Output = Result<String>;
-    fn call<P: Position>(self) -> Result<String> {
-        let name = P::variant_name();
+    fn call<P: Position>(self, rules: P::Rules) -> Result<String> {
+        let name = rules.name();
         let mut out = format!(
             "# Golden perft counts for {name}, written by `cargo xtask bless-perft {name}` from {name}.positions.\n\
              # Counts come from the fast generator; every count up to {REFERENCE_LIMIT} nodes was recomputed by the\n\
              # independent reference generator (crates/reference) and agreed.\n\n"
         );
         for (i, (comment, lfen)) in self.positions.iter().enumerate() {
-            let pos = P::from_lfen(lfen).with_context(|| format!("{name} position {}: {lfen}", i + 1))?;
+            let pos = rules.from_lfen(lfen).with_context(|| format!("{name} position {}: {lfen}", i + 1))?;
             let _ = writeln!(out, "# {comment}\nid {}\nlfen {}", i + 1, pos.to_lfen());
             let mut prev = 1u64;
             for depth in 1.. {
@@ -99,12 +100,12 @@ struct Deep;
 
 impl WithPosition for Deep {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
-        let name = P::variant_name();
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
+        let name = rules.name();
         let path = root().join(format!("data/perft/{name}.perft"));
         let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
         for entry in parse_perft_file(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))? {
-            let p = P::from_lfen(&entry.lfen).with_context(|| format!("{}:{}", path.display(), entry.line))?;
+            let p = rules.from_lfen(&entry.lfen).with_context(|| format!("{}:{}", path.display(), entry.line))?;
             for (d, n) in entry.counts {
                 let t = Instant::now();
                 let got = p.perft(d);

@@ -1,10 +1,10 @@
 //! Attack queries, normal and transfer (RULES.md §2.2, last bullet, and §3).
 
-use crate::board::{AirRules, Bb, Board};
+use crate::board::{Bb, Board};
 use stackchess_core::{Color, Role};
 use stackchess_geometry::{bishop_plane, rook_plane, Cell};
 
-impl<V: AirRules> Board<V> {
+impl Board {
     /// One level's word of `by`'s pieces of `role` within `theirs` (a subset of `by`'s pieces).
     #[inline]
     fn word(&self, role: Role, theirs: Bb, level: usize) -> u64 {

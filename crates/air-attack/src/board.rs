@@ -1,22 +1,19 @@
 //! The position type: bitboards by colour and role, plus the LFEN state.
 
 use crate::tables::{Tables, LEVELS};
-use stackchess_core::{Castling, Color, LfenError, Move, MoveKind, MoveList, Piece, Placement, Position, Role};
+use stackchess_core::{
+    Castling, Color, DrawRules, LfenError, Move, MoveKind, MoveList, Piece, Placement, Position, Role,
+    Rules as RulesHandle,
+};
 use stackchess_geometry::{Bitboard, Cell};
 use std::fmt;
-use std::marker::PhantomData;
-
-/// A rule set known at compile time: the marker type behind an Air Attack variant.
-pub trait AirRules: 'static + Send + Sync + Copy + fmt::Debug {
-    /// The rule set's tables, built once.
-    fn tables() -> &'static Tables;
-}
 
 /// Bitboards of a two-level board.
 pub(crate) type Bb = Bitboard<LEVELS>;
 
-/// An Air Attack position under the rules `V`.
-pub struct Board<V> {
+/// An Air Attack position under the rules whose tables it points to.
+#[derive(Clone, Copy)]
+pub struct Board {
     pub(crate) t: &'static Tables,
     pub(crate) placed: Placement<LEVELS>,
     pub(crate) turn: Color,
@@ -26,17 +23,9 @@ pub struct Board<V> {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
-    _v: PhantomData<V>,
 }
 
-impl<V> Clone for Board<V> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<V> Copy for Board<V> {}
-
-impl<V> PartialEq for Board<V> {
+impl PartialEq for Board {
     fn eq(&self, o: &Self) -> bool {
         self.placed == o.placed
             && self.turn == o.turn
@@ -47,19 +36,19 @@ impl<V> PartialEq for Board<V> {
             && self.hash == o.hash
     }
 }
-impl<V> Eq for Board<V> {}
+impl Eq for Board {}
 
-impl<V: AirRules> fmt::Debug for Board<V> {
+impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.to_lfen())
     }
 }
 
-impl<V: AirRules> Board<V> {
+impl Board {
     /// An empty board, White to move.
-    pub(crate) fn empty() -> Self {
+    pub(crate) fn empty(t: &'static Tables) -> Self {
         Board {
-            t: V::tables(),
+            t,
             placed: Placement::EMPTY,
             turn: Color::White,
             castling: Castling::NONE,
@@ -67,7 +56,6 @@ impl<V: AirRules> Board<V> {
             halfmove: 0,
             fullmove: 1,
             hash: 0,
-            _v: PhantomData,
         }
     }
 
@@ -144,19 +132,32 @@ impl<V: AirRules> Board<V> {
     }
 }
 
-impl<V: AirRules> Position for Board<V> {
+impl RulesHandle for &'static Tables {
+    type Position = Board;
+
+    fn name(self) -> &'static str {
+        self.rules.name
+    }
+
+    fn startpos(self) -> Board {
+        crate::lfen::parse(self, self.rules.start).expect("the rule set's start position is valid")
+    }
+
+    fn from_lfen(self, lfen: &str) -> Result<Board, LfenError> {
+        crate::lfen::parse(self, lfen)
+    }
+
+    fn draws(self) -> DrawRules {
+        DrawRules::FIDE
+    }
+}
+
+impl Position for Board {
     const LEVELS: usize = LEVELS;
+    type Rules = &'static Tables;
 
-    fn variant_name() -> &'static str {
-        V::tables().rules.name
-    }
-
-    fn startpos() -> Self {
-        Self::from_lfen(V::tables().rules.start).expect("the rule set's start position is valid")
-    }
-
-    fn from_lfen(lfen: &str) -> Result<Self, LfenError> {
-        crate::lfen::parse(lfen)
+    fn rules(&self) -> &'static Tables {
+        self.t
     }
 
     fn turn(&self) -> Color {

@@ -1,6 +1,7 @@
 //! LFEN reading and writing (RULES.md §4), with validation that names the field at fault.
 
-use crate::board::{AirRules, Board};
+use crate::board::Board;
+use crate::tables::Tables;
 use crate::tables::LEVELS;
 use stackchess_core::{parse_placement, split_lfen, Castling, Color, LfenError, LfenField, Piece, Position, Role};
 use stackchess_geometry::Cell;
@@ -10,8 +11,8 @@ fn e(field: LfenField, msg: impl Into<String>) -> LfenError {
 }
 
 /// Reads an LFEN.
-pub(crate) fn parse<V: AirRules>(lfen: &str) -> Result<Board<V>, LfenError> {
-    let mut b = Board::<V>::empty();
+pub(crate) fn parse(t: &'static Tables, lfen: &str) -> Result<Board, LfenError> {
+    let mut b = Board::empty(t);
     let f = split_lfen(lfen, LEVELS, b.t.rules.name)?;
     parse_placement(&f.levels, |c, p| b.put(c, p))?;
     b.turn = f.turn;
@@ -28,7 +29,7 @@ pub(crate) fn parse<V: AirRules>(lfen: &str) -> Result<Board<V>, LfenError> {
     Ok(b)
 }
 
-fn validate_placement<V: AirRules>(b: &Board<V>) -> Result<(), LfenError> {
+fn validate_placement(b: &Board) -> Result<(), LfenError> {
     for c in Color::ALL {
         let n = b.pieces(c, Role::King).count();
         if n != 1 {
@@ -47,7 +48,7 @@ fn validate_placement<V: AirRules>(b: &Board<V>) -> Result<(), LfenError> {
     Ok(())
 }
 
-fn parse_castling<V: AirRules>(b: &Board<V>, s: &str) -> Result<Castling, LfenError> {
+fn parse_castling(b: &Board, s: &str) -> Result<Castling, LfenError> {
     let mut rights = Castling::NONE;
     if s == "-" {
         return Ok(rights);
@@ -81,7 +82,7 @@ fn parse_castling<V: AirRules>(b: &Board<V>, s: &str) -> Result<Castling, LfenEr
 }
 
 /// The en-passant cell: the middle of a double step the side not to move has just made.
-fn parse_ep<V: AirRules>(b: &Board<V>, s: &str) -> Result<Option<(Cell, Cell)>, LfenError> {
+fn parse_ep(b: &Board, s: &str) -> Result<Option<(Cell, Cell)>, LfenError> {
     if s == "-" {
         return Ok(None);
     }

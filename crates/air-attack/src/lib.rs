@@ -21,9 +21,8 @@
 //! [`Board`] implements [`Position`](stackchess_core::Position).
 //!
 //! ```
-//! use stackchess_air_attack::AirAttack;
 //! use stackchess_core::Position;
-//! assert_eq!(AirAttack::startpos().count_legal_moves(), 99);
+//! assert_eq!(stackchess_air_attack::startpos().count_legal_moves(), 99);
 //! ```
 
 mod attacks;
@@ -33,22 +32,25 @@ mod movegen;
 mod rules;
 mod tables;
 
-pub use board::{AirRules, Board};
+pub use board::Board;
 pub use rules::{Rules, TransferRules, AIR_ATTACK, START};
 pub use tables::{Tables, LEVELS};
 
+use stackchess_core::Rules as _;
 use std::sync::OnceLock;
 
-/// Marker type of the Air Attack rule set of RULES.md.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AirAttackRules;
+/// The Air Attack rules of RULES.md (built once).
+#[must_use]
+pub fn rules() -> &'static Tables {
+    static T: OnceLock<&'static Tables> = OnceLock::new();
+    T.get_or_init(|| Box::leak(Box::new(Tables::new(AIR_ATTACK))))
+}
 
-impl AirRules for AirAttackRules {
-    fn tables() -> &'static Tables {
-        static T: OnceLock<Tables> = OnceLock::new();
-        T.get_or_init(|| Tables::new(AIR_ATTACK))
-    }
+/// The Air Attack start position.
+#[must_use]
+pub fn startpos() -> AirAttack {
+    rules().startpos()
 }
 
 /// An Air Attack position.
-pub type AirAttack = Board<AirAttackRules>;
+pub type AirAttack = Board;

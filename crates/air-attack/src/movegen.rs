@@ -5,7 +5,7 @@
 //! expose the king (the "pinned" ones). Attack is monotone (more occupancy or fewer enemy
 //! pieces never create an attack), so any other move is legal.
 
-use crate::board::{AirRules, Bb, Board};
+use crate::board::{Bb, Board};
 use stackchess_core::{Color, Move, MoveKind, MoveList, Position, Role};
 use stackchess_geometry::{bishop_plane, rook_plane, Cell};
 
@@ -69,7 +69,7 @@ fn one(c: Cell) -> Bb {
     Bb::from_cell(c)
 }
 
-impl<V: AirRules> Board<V> {
+impl Board {
     /// Pseudo-legal targets of a piece other than a pawn: its normal moves on its level and its
     /// transfers to the other level.
     #[inline]

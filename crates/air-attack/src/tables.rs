@@ -24,7 +24,6 @@ pub(crate) struct CastleMove {
 
 /// Everything the generator looks up, derived from [`Rules`]. Plane tables are indexed by the
 /// square within a level (0..64) and hold one level's cells as a `u64`.
-#[derive(Debug)]
 pub struct Tables {
     /// The rules these tables were built from.
     pub rules: Rules,
@@ -156,6 +155,19 @@ impl Tables {
     #[inline]
     pub(crate) fn zp(&self, color: Color, role: Role, c: Cell) -> u64 {
         self.z_piece[(color.index() * 6 + role.index()) * CELLS + c.index()]
+    }
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tables({})", self.rules.name)
+    }
+}
+
+/// Two handles are equal when they are the same tables.
+impl PartialEq for Tables {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
     }
 }
 

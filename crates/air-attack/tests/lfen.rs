@@ -1,10 +1,11 @@
 //! LFEN for two levels (RULES.md §4): round trips and every kind of error, naming the field.
 
-use stackchess_air_attack::{AirAttack, START};
+use stackchess_air_attack::START;
+use stackchess_core::Rules as _;
 use stackchess_core::{LfenField, Position};
 
 fn err(lfen: &str) -> (LfenField, String) {
-    let e = AirAttack::from_lfen(lfen).expect_err(lfen);
+    let e = stackchess_air_attack::rules().from_lfen(lfen).expect_err(lfen);
     (e.field, e.to_string())
 }
 
@@ -12,12 +13,12 @@ const EMPTY: &str = "8/8/8/8/8/8/8/8";
 
 #[test]
 fn start_round_trips() {
-    let p = AirAttack::startpos();
+    let p = stackchess_air_attack::startpos();
     assert_eq!(p.to_lfen(), START);
-    assert_eq!(AirAttack::from_lfen(&p.to_lfen()), Ok(p));
+    assert_eq!(stackchess_air_attack::rules().from_lfen(&p.to_lfen()), Ok(p));
     // Clocks may be omitted.
     let short = START.rsplitn(3, ' ').last().expect("fields");
-    assert_eq!(AirAttack::from_lfen(short), Ok(p));
+    assert_eq!(stackchess_air_attack::rules().from_lfen(short), Ok(p));
 }
 
 #[test]
@@ -61,13 +62,15 @@ fn errors_name_the_field() {
 #[test]
 fn en_passant_cell_is_read_and_written() {
     let lfen = "4k3/8/8/8/4P3/8/8/4K3|8/8/8/8/8/8/8/8 b - 1e3 0 1";
-    let p = AirAttack::from_lfen(lfen).expect("valid");
+    let p = stackchess_air_attack::rules().from_lfen(lfen).expect("valid");
     assert_eq!(p.to_lfen(), lfen);
     // Not capturable by Black: it does not change the hash.
-    let q = AirAttack::from_lfen("4k3/8/8/8/4P3/8/8/4K3|8/8/8/8/8/8/8/8 b - - 0 1").expect("valid");
+    let q = stackchess_air_attack::rules().from_lfen("4k3/8/8/8/4P3/8/8/4K3|8/8/8/8/8/8/8/8 b - - 0 1").expect("valid");
     assert_eq!(p.hash(), q.hash());
     // Capturable: it does.
-    let r = AirAttack::from_lfen("4k3/8/8/8/3pP3/8/8/4K3|8/8/8/8/8/8/8/8 b - 1e3 0 1").expect("valid");
-    let s = AirAttack::from_lfen("4k3/8/8/8/3pP3/8/8/4K3|8/8/8/8/8/8/8/8 b - - 0 1").expect("valid");
+    let r =
+        stackchess_air_attack::rules().from_lfen("4k3/8/8/8/3pP3/8/8/4K3|8/8/8/8/8/8/8/8 b - 1e3 0 1").expect("valid");
+    let s =
+        stackchess_air_attack::rules().from_lfen("4k3/8/8/8/3pP3/8/8/4K3|8/8/8/8/8/8/8/8 b - - 0 1").expect("valid");
     assert_ne!(r.hash(), s.hash());
 }

@@ -6,6 +6,7 @@ mod common;
 use common::{fast_moves, Mailbox};
 use proptest::prelude::*;
 use stackchess_air_attack::AirAttack;
+use stackchess_core::Rules as _;
 use stackchess_core::{Color, Piece, Position, Role, SplitMix64};
 
 proptest! {
@@ -16,9 +17,9 @@ proptest! {
     #[test]
     fn random_play_keeps_invariants(seed in any::<u64>(), plies in 1usize..120) {
         let mut rng = SplitMix64::for_item(seed, 0);
-        let mut p = AirAttack::startpos();
+        let mut p = stackchess_air_attack::startpos();
         for _ in 0..plies {
-            prop_assert_eq!(AirAttack::from_lfen(&p.to_lfen()), Ok(p));
+            prop_assert_eq!(stackchess_air_attack::rules().from_lfen(&p.to_lfen()), Ok(p));
             prop_assert_eq!(p.hash(), p.hash_from_scratch());
             let moves = p.moves();
             prop_assert_eq!(p.count_legal_moves(), moves.len());
@@ -93,7 +94,7 @@ const STARTS: &[&str] = &[
 fn fast_generator_equals_the_slow_one() {
     let mut n = 0;
     for (i, s) in STARTS.iter().enumerate() {
-        let p = AirAttack::from_lfen(s).expect("valid start");
+        let p = stackchess_air_attack::rules().from_lfen(s).expect("valid start");
         n += compare_from(&p, 6, 70, i as u64);
     }
     assert!(n > 1000, "only {n} positions compared");
@@ -103,7 +104,7 @@ fn fast_generator_equals_the_slow_one() {
 #[ignore = "slow: many more random games"]
 fn fast_generator_equals_the_slow_one_deep() {
     for (i, s) in STARTS.iter().enumerate() {
-        let p = AirAttack::from_lfen(s).expect("valid start");
+        let p = stackchess_air_attack::rules().from_lfen(s).expect("valid start");
         compare_from(&p, 200, 150, 1000 + i as u64);
     }
 }
@@ -111,7 +112,7 @@ fn fast_generator_equals_the_slow_one_deep() {
 #[test]
 fn black_to_move_start_is_the_mirror() {
     // Mirror the start by playing a transfer and its mirror: the counts must match.
-    let mut p = AirAttack::startpos();
+    let mut p = stackchess_air_attack::startpos();
     p.play_unchecked(p.moves().iter().copied().find(|m| m.to().to_string() == "2a3").expect("N2a3"));
     let black = p.count_legal_moves();
     assert_eq!(p.turn(), Color::Black);
@@ -139,7 +140,7 @@ fn slow_perft(p: &AirAttack, depth: u32) -> u64 {
 #[test]
 fn perft_2_equals_the_slow_count() {
     for s in STARTS {
-        let p = AirAttack::from_lfen(s).expect("valid start");
+        let p = stackchess_air_attack::rules().from_lfen(s).expect("valid start");
         assert_eq!(p.perft(2), slow_perft(&p, 2), "{s}");
     }
 }
@@ -148,7 +149,7 @@ fn perft_2_equals_the_slow_count() {
 #[ignore = "slow: the slow generator at depth 3"]
 fn perft_3_equals_the_slow_count() {
     for s in STARTS {
-        let p = AirAttack::from_lfen(s).expect("valid start");
+        let p = stackchess_air_attack::rules().from_lfen(s).expect("valid start");
         assert_eq!(p.perft(3), slow_perft(&p, 3), "{s}");
     }
 }
@@ -163,7 +164,7 @@ fn data_positions() -> Vec<(String, AirAttack)> {
         if let Some(c) = line.strip_prefix('#') {
             comment = Some(c.trim().to_owned());
         } else {
-            let p = AirAttack::from_lfen(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let p = stackchess_air_attack::rules().from_lfen(line).unwrap_or_else(|e| panic!("{line}: {e}"));
             assert_eq!(p.to_lfen(), line, "round trip");
             out.push((comment.take().expect("a comment line before each position"), p));
         }

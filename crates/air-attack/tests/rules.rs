@@ -2,10 +2,11 @@
 //! castling, pins, pawns, promotion, en passant.
 
 use stackchess_air_attack::AirAttack;
+use stackchess_core::Rules as _;
 use stackchess_core::{coord, parse_move, Cell, Move, MoveKind, Position, Role};
 
 fn pos(lfen: &str) -> AirAttack {
-    AirAttack::from_lfen(lfen).unwrap_or_else(|e| panic!("{lfen}: {e}"))
+    stackchess_air_attack::rules().from_lfen(lfen).unwrap_or_else(|e| panic!("{lfen}: {e}"))
 }
 
 fn cell(s: &str) -> Cell {
@@ -37,7 +38,7 @@ fn play(p: &mut AirAttack, moves: &[&str]) {
 
 #[test]
 fn start_position_has_99_moves_with_the_stated_breakdown() {
-    let p = AirAttack::startpos();
+    let p = stackchess_air_attack::startpos();
     let moves = p.moves();
     assert_eq!(moves.len(), 99);
     assert_eq!(p.count_legal_moves(), 99);
@@ -244,7 +245,7 @@ fn pawn_transfers() {
 
 #[test]
 fn a_pawn_back_on_its_home_rank_after_two_transfers_may_double_step() {
-    let mut p = AirAttack::startpos();
+    let mut p = stackchess_air_attack::startpos();
     play(&mut p, &["1e22e2", "1a71a6"]);
     assert_eq!(targets(&p, "2e2"), ["1e2", "2e3"], "no double step on level 2, no step on after T");
     play(&mut p, &["2e21e2", "1a61a5"]);
@@ -253,7 +254,7 @@ fn a_pawn_back_on_its_home_rank_after_two_transfers_may_double_step() {
     play(&mut p, &["1e21e4"]);
     assert_eq!(p.ep_cell(), Some(cell("1e3")));
     // And it is again in home position for transfers: 1d2 was never moved, 1e2 came back.
-    let mut q = AirAttack::startpos();
+    let mut q = stackchess_air_attack::startpos();
     play(&mut q, &["1e22e2", "1a71a6", "2e21e2", "1a61a5"]);
     assert_eq!(targets(&q, "1e2"), ["1e3", "1e4", "2e2", "2e3"]);
 }
@@ -300,19 +301,19 @@ fn en_passant_on_level_1() {
 
 #[test]
 fn transfers_lose_castling_rights() {
-    let mut p = AirAttack::startpos();
+    let mut p = stackchess_air_attack::startpos();
     play(&mut p, &["1e12e1", "1a71a6", "2e11e1"]);
     assert_eq!(p.castling().to_string(), "kq");
     play(&mut p, &["1a61a5", "1h12h1"]);
     assert_eq!(p.castling().to_string(), "kq");
-    let mut q = AirAttack::startpos();
+    let mut q = stackchess_air_attack::startpos();
     play(&mut q, &["1h12h1"]);
     assert_eq!(q.castling().to_string(), "Qkq");
 }
 
 #[test]
 fn transfers_use_the_transfer_kind_and_round_trip_through_notation() {
-    let p = AirAttack::startpos();
+    let p = stackchess_air_attack::startpos();
     for m in p.moves() {
         assert_eq!(m.kind() == MoveKind::Transfer, m.from().level() != m.to().level());
         assert_eq!(parse_move(&p, &coord::<AirAttack>(m)), Ok(m));

@@ -21,7 +21,7 @@ use crate::stats::Interval;
 use crate::table::Table;
 use crate::Result;
 use polars::prelude::*;
-use stackchess_core::{parse_coord, Color, Position, Role, SplitMix64};
+use stackchess_core::{parse_coord, Color, Position, Role, Rules, SplitMix64};
 use stackchess_variants::{Variant, WithPosition};
 use std::collections::BTreeMap;
 
@@ -99,11 +99,11 @@ struct Replay<'a> {
 
 impl WithPosition for Replay<'_> {
     type Output = Result<Vec<[i32; 5]>, String>;
-    fn call<P: Position>(self) -> Self::Output {
+    fn call<P: Position>(self, rules: P::Rules) -> Self::Output {
         let mut pos = if self.game.start_lfen.trim().is_empty() {
-            P::startpos()
+            rules.startpos()
         } else {
-            P::from_lfen(&self.game.start_lfen).map_err(|e| format!("start_lfen: {e}"))?
+            rules.from_lfen(&self.game.start_lfen).map_err(|e| format!("start_lfen: {e}"))?
         };
         let mut out = Vec::new();
         for (i, text) in self.game.moves.split_whitespace().enumerate() {

@@ -1,9 +1,8 @@
 //! Counting (position, move) pairs over finished games.
 
 use crate::{Book, BookError, Entry};
-use stackchess_core::{parse_coord, Color, Position};
+use stackchess_core::{parse_coord, Color, Position, Rules};
 use std::collections::HashMap;
-use std::marker::PhantomData;
 
 /// One finished game, as the builder reads it (the `games.csv` columns it needs).
 #[derive(Clone, Copy, Debug)]
@@ -42,19 +41,19 @@ struct Wdl {
 /// A move is counted when it is among the first `max_plies` plies of the game, the ply being read
 /// from the position's move number and side to move (the start position is ply 0).
 #[derive(Debug)]
-pub struct BookBuilder<P> {
+pub struct BookBuilder<P: Position> {
+    rules: P::Rules,
     max_plies: u32,
     any_start: bool,
     counts: HashMap<(u64, u32), Wdl>,
     games: u64,
-    _position: PhantomData<fn() -> P>,
 }
 
 impl<P: Position> BookBuilder<P> {
-    /// A builder that counts the first `max_plies` plies of each game.
+    /// A builder for games under `rules` that counts the first `max_plies` plies of each game.
     #[must_use]
-    pub fn new(max_plies: u32) -> BookBuilder<P> {
-        BookBuilder { max_plies, any_start: false, counts: HashMap::new(), games: 0, _position: PhantomData }
+    pub fn new(rules: P::Rules, max_plies: u32) -> BookBuilder<P> {
+        BookBuilder { rules, max_plies, any_start: false, counts: HashMap::new(), games: 0 }
     }
 
     /// Also counts games that start away from the start position (off by default).
@@ -77,8 +76,8 @@ impl<P: Position> BookBuilder<P> {
     /// A bad start position, result, or an unparsable or illegal move (naming the game and ply).
     pub fn add(&mut self, game: &GameInput<'_>) -> Result<Added, BookError> {
         let err = |ply: Option<u32>, message: String| BookError::Game { game: game.id.to_owned(), ply, message };
-        let mut pos = P::from_lfen(game.start_lfen).map_err(|e| err(None, format!("start position: {e}")))?;
-        if !self.any_start && pos.hash() != P::startpos().hash() {
+        let mut pos = self.rules.from_lfen(game.start_lfen).map_err(|e| err(None, format!("start position: {e}")))?;
+        if !self.any_start && pos.hash() != self.rules.startpos().hash() {
             return Ok(Added::OtherStart);
         }
         let white = match game.result {
@@ -125,7 +124,7 @@ impl<P: Position> BookBuilder<P> {
             })
             .collect();
         entries.sort_unstable_by_key(|e| (e.key, e.mv.to_u32()));
-        Book::from_sorted(entries)
+        Book::from_sorted(self.rules, entries)
     }
 }
 
@@ -137,11 +136,10 @@ fn game_ply<P: Position>(pos: &P) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stackchess_traditional::Fide;
 
     #[test]
     fn plies_follow_move_numbers() {
-        let mut p = Fide::startpos();
+        let mut p = stackchess_traditional::fide_startpos();
         assert_eq!(game_ply(&p), 0);
         for (i, m) in ["e2e4", "e7e5", "g1f3"].into_iter().enumerate() {
             let m = parse_coord(&p, m).unwrap();

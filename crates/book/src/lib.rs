@@ -13,8 +13,7 @@ pub use builder::{Added, BookBuilder, GameInput};
 pub use error::BookError;
 pub use format::Header;
 
-use stackchess_core::{Move, Position, SplitMix64};
-use std::marker::PhantomData;
+use stackchess_core::{Move, Position, Rules, SplitMix64};
 use std::path::Path;
 
 /// One stored (position, move) with the mover's results.
@@ -61,15 +60,21 @@ pub struct BookMove {
 
 /// An opening book for the variant of `P`: entries sorted by (key, move).
 #[derive(Clone, Debug)]
-pub struct Book<P> {
+pub struct Book<P: Position> {
+    rules: P::Rules,
     entries: Vec<Entry>,
-    _position: PhantomData<fn() -> P>,
 }
 
 impl<P: Position> Book<P> {
-    /// A book of `entries`, which must be sorted by (key, move) without duplicates.
-    fn from_sorted(entries: Vec<Entry>) -> Book<P> {
-        Book { entries, _position: PhantomData }
+    /// A book of `entries` under `rules`, which must be sorted by (key, move) without duplicates.
+    fn from_sorted(rules: P::Rules, entries: Vec<Entry>) -> Book<P> {
+        Book { rules, entries }
+    }
+
+    /// The rules of the book's games.
+    #[must_use]
+    pub fn rules(&self) -> P::Rules {
+        self.rules
     }
 
     /// The entries, sorted by (key, move).
@@ -87,7 +92,7 @@ impl<P: Position> Book<P> {
     /// The file's bytes (see [`format`]).
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        format::encode(P::variant_name(), P::startpos().hash(), &self.entries)
+        format::encode(self.rules.name(), self.rules.startpos().hash(), &self.entries)
     }
 
     /// Writes the book to `path` through a temporary file renamed over it.
@@ -103,29 +108,29 @@ impl<P: Position> Book<P> {
     /// # Errors
     /// Wrong magic, unknown version, a length that does not match the entry count, another
     /// variant or other Zobrist keys, impossible or unsorted entries.
-    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Book<P>, BookError> {
+    pub fn from_bytes(rules: P::Rules, bytes: &[u8], path: &Path) -> Result<Book<P>, BookError> {
         let (header, rest) = format::decode_header(bytes, path)?;
-        if header.variant != P::variant_name() {
+        if header.variant != rules.name() {
             return Err(BookError::Variant {
                 path: path.to_owned(),
                 found: header.variant,
-                expected: P::variant_name().to_owned(),
+                expected: rules.name().to_owned(),
             });
         }
-        let expected = P::startpos().hash();
+        let expected = rules.startpos().hash();
         if header.key_check != expected {
             return Err(BookError::KeyCheck { path: path.to_owned(), found: header.key_check, expected });
         }
-        Ok(Book::from_sorted(format::decode_entries(rest, P::LEVELS, path)?))
+        Ok(Book::from_sorted(rules, format::decode_entries(rest, P::LEVELS, path)?))
     }
 
     /// Reads a book file.
     ///
     /// # Errors
     /// A missing or unreadable file, and every error of [`Book::from_bytes`].
-    pub fn read(path: &Path) -> Result<Book<P>, BookError> {
+    pub fn read(rules: P::Rules, path: &Path) -> Result<Book<P>, BookError> {
         let bytes = std::fs::read(path).map_err(|e| BookError::io(path, e))?;
-        Book::from_bytes(&bytes, path)
+        Book::from_bytes(rules, &bytes, path)
     }
 
     /// The book moves of `pos` that are legal there, by weight (highest first), then by move.
@@ -167,7 +172,7 @@ impl<P: Position> Book<P> {
     #[must_use]
     pub fn walk_moves(&self, seed: u64, k: u64, plies: u32) -> Vec<Move> {
         let mut rng = SplitMix64::for_item(seed, k);
-        let mut pos = P::startpos();
+        let mut pos = self.rules.startpos();
         let mut line = Vec::new();
         for _ in 0..plies {
             let moves = self.probe(&pos);
@@ -201,7 +206,7 @@ impl<P: Position> Book<P> {
     /// The position at the end of [`Book::walk_moves`].
     #[must_use]
     pub fn walk(&self, seed: u64, k: u64, plies: u32) -> P {
-        let mut pos = P::startpos();
+        let mut pos = self.rules.startpos();
         for m in self.walk_moves(seed, k, plies) {
             pos.play_unchecked(m);
         }

@@ -2,26 +2,31 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use stackchess_core::Position;
-use stackchess_variants::Variant;
+use stackchess_core::{Position, Rules};
+use stackchess_variants::{Variant, VariantArg};
 
 /// `--variant` and `--lfen`.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
     /// Variant: malka, traditional, fide, air-attack, or rules:FILE (a user-defined rule set).
     #[arg(long, short, default_value = "malka")]
-    pub variant: Variant,
+    pub variant: VariantArg,
     /// Position as LFEN (FEN for fide); the start position if omitted.
     #[arg(long)]
     pub lfen: Option<String>,
 }
 
 impl PositionArgs {
+    /// The variant, its rule file loaded if one is named.
+    pub fn variant(&self) -> Result<Variant> {
+        Ok(self.variant.load()?)
+    }
+
     /// The position these flags name.
-    pub fn position<P: Position>(&self) -> Result<P> {
+    pub fn position<P: Position>(&self, rules: P::Rules) -> Result<P> {
         match &self.lfen {
-            None => Ok(P::startpos()),
-            Some(s) => P::from_lfen(s).with_context(|| format!("reading --lfen for {}", P::variant_name())),
+            None => Ok(rules.startpos()),
+            Some(s) => rules.from_lfen(s).with_context(|| format!("reading --lfen for {}", rules.name())),
         }
     }
 }

@@ -4,6 +4,7 @@
 use assert_cmd::Command;
 use stackchess_book::Book;
 use stackchess_core::Position;
+use stackchess_core::Rules as _;
 use stackchess_selfplay::{read_records, GameRecord};
 use stackchess_variants::Fide;
 use std::collections::BTreeSet;
@@ -61,7 +62,7 @@ fn probed(text: &str) -> Vec<(String, u64)> {
 /// The LFENs of every position reachable in at most `plies` book moves.
 fn reachable(book: &Book<Fide>, plies: u32) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
-    let mut frontier = vec![Fide::startpos()];
+    let mut frontier = vec![stackchess_variants::traditional::fide_startpos()];
     for _ in 0..=plies {
         let mut next = Vec::new();
         for p in frontier {
@@ -120,15 +121,15 @@ fn build_probe_and_play_from_a_book() {
     let c = dir.join("c");
     let spec = format!("book:{f}:4");
     selfplay(&c, "6", "200", &spec);
-    let book = Book::<Fide>::read(&file).unwrap();
+    let book = Book::<Fide>::read(stackchess_variants::traditional::fide_rules(), &file).unwrap();
     let reach = reachable(&book, 4);
     let first = records(&c);
     assert_eq!(first.len(), 6);
     for r in &first {
-        let lfen = Fide::from_lfen(&r.start_lfen).unwrap().to_lfen();
+        let lfen = stackchess_variants::traditional::fide_rules().from_lfen(&r.start_lfen).unwrap().to_lfen();
         assert!(reach.contains(&lfen), "game {}: {lfen} is not a book position", r.index);
         assert_eq!(lfen, book.walk(1, r.pair, 4).to_lfen());
-        assert_ne!(lfen, Fide::startpos().to_lfen());
+        assert_ne!(lfen, stackchess_variants::traditional::fide_startpos().to_lfen());
     }
     let manifest = std::fs::read_to_string(c.join("manifest.json")).unwrap();
     assert!(manifest.contains(&format!("book:{f}#")), "{manifest}");
@@ -163,7 +164,10 @@ fn build_probe_and_play_from_a_book() {
     let manifest = std::fs::read_to_string(d.join("manifest.json")).unwrap();
     assert!(manifest.contains(":8\""), "{manifest}");
     for r in records(&d) {
-        assert_eq!(Fide::from_lfen(&r.start_lfen).unwrap().to_lfen(), book.walk(1, r.pair, 8).to_lfen());
+        assert_eq!(
+            stackchess_variants::traditional::fide_rules().from_lfen(&r.start_lfen).unwrap().to_lfen(),
+            book.walk(1, r.pair, 8).to_lfen()
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -271,9 +275,13 @@ fn games_from_random_openings_count_from_the_start_position() {
     let first = probed(&ok(&["book", "probe", b]));
     assert_eq!(first.iter().map(|(_, n)| n).sum::<u64>(), 6, "{first:?}");
     // Each recorded start position is reached by 3 book moves from the start.
-    let book = Book::<Fide>::read(&book).unwrap();
+    let book = Book::<Fide>::read(stackchess_variants::traditional::fide_rules(), &book).unwrap();
     for g in records(&run) {
-        assert!(reaches(&book, &Fide::startpos(), &g.start_lfen, 3), "{} not reached", g.start_lfen);
+        assert!(
+            reaches(&book, &stackchess_variants::traditional::fide_startpos(), &g.start_lfen, 3),
+            "{} not reached",
+            g.start_lfen
+        );
     }
     // Without the random plies, the games start elsewhere.
     let out = fails(&["book", "build", "-v", "fide", "--out", b, "--no-random-plies", run.to_str().unwrap()]);

@@ -1,8 +1,8 @@
 //! A game: a start position, the moves played, and the outcome including repetition.
 
-use crate::{IllegalMove, Move, Outcome, Position, Termination};
+use crate::{IllegalMove, Move, Outcome, Position, Rules, Termination};
 
-/// A game in progress: enough history to detect threefold repetition.
+/// A game in progress: enough history to detect repetition.
 #[derive(Clone, Debug)]
 pub struct Game<P: Position> {
     start: P,
@@ -60,7 +60,8 @@ impl<P: Position> Game<P> {
                 return Some(o);
             }
         }
-        if self.repetitions() >= 3 {
+        let count = self.pos.rules().draws().repetition;
+        if count != 0 && self.repetitions() >= count as usize {
             return Some(Outcome { winner: None, reason: Termination::Repetition });
         }
         by_position

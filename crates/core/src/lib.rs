@@ -22,6 +22,6 @@ pub use notation::{coord, parse_coord, parse_move, parse_san, san};
 pub use perft_suite::{parse_perft_file, PerftEntry};
 pub use piece::{Castling, Color, Piece, Role};
 pub use placement::Placement;
-pub use position::{perft_divide, Outcome, Position, Termination};
+pub use position::{perft_divide, DrawRules, Outcome, Position, Rules, StalemateValue, Termination};
 pub use stackchess_geometry::{Bitboard, Cell};
 pub use zobrist::SplitMix64;

@@ -9,11 +9,11 @@ use std::fmt;
 pub enum Termination {
     /// The side to move is mated.
     Checkmate,
-    /// The side to move has no legal move and is not in check.
+    /// The side to move has no legal move and is not in check (a draw, or a result by the rule set).
     Stalemate,
-    /// The same position for the third time.
+    /// The same position for the third time (or the rule set's count).
     Repetition,
-    /// 100 plies without capture or pawn move.
+    /// The fifty-move rule (100 plies without capture or pawn move, or the rule set's count).
     FiftyMoves,
     /// K v K, K+B v K, K+N v K.
     DeadMaterial,
@@ -60,24 +60,83 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// A position of one variant: placement, side to move, castling, en passant, clocks.
-///
-/// Implementations are plain values (copy-make): [`Position::play_unchecked`] changes
-/// `self`; keep a clone to go back. Everything generic in the workspace (perft, notation,
-/// search, self-play) is written over this trait and monomorphised per variant.
-pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
-    /// Number of levels (1 to 3).
-    const LEVELS: usize;
+/// What a stalemate is worth to the stalemated side.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum StalemateValue {
+    /// A draw (FIDE).
+    #[default]
+    Draw,
+    /// The stalemated side wins.
+    Win,
+    /// The stalemated side loses.
+    Loss,
+}
 
-    /// The variant's name, as given on the command line (`malka`, `fide`, ...).
-    fn variant_name() -> &'static str;
+/// The rules that end a game without mate: they end it automatically, and perft ignores them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct DrawRules {
+    /// Moves (twice as many plies) without capture or pawn move that draw the game; 0: never.
+    pub fifty_moves: u32,
+    /// Occurrences of one position that draw the game; 0: never.
+    pub repetition: u32,
+    /// What a stalemate is worth to the stalemated side.
+    pub stalemate: StalemateValue,
+    /// Whether K v K, K+B v K and K+N v K are drawn.
+    pub insufficient_material: bool,
+}
+
+impl DrawRules {
+    /// FIDE's: fifty moves, threefold repetition, stalemate drawn, dead material drawn.
+    pub const FIDE: DrawRules =
+        DrawRules { fifty_moves: 50, repetition: 3, stalemate: StalemateValue::Draw, insufficient_material: true };
+
+    /// Whether the halfmove clock `plies` has reached the fifty-move limit.
+    #[must_use]
+    pub const fn fifty_reached(self, plies: u32) -> bool {
+        self.fifty_moves != 0 && plies >= 2 * self.fifty_moves
+    }
+}
+
+impl Default for DrawRules {
+    fn default() -> Self {
+        DrawRules::FIDE
+    }
+}
+
+/// A rule set: a cheap handle (`Copy`) that makes the positions played under it.
+///
+/// Generic code receives one with its position type (`P::Rules`) and asks it for start
+/// positions, LFEN parsing and the rule set's name; any number of rule sets can be live at once.
+pub trait Rules: Copy + Send + Sync + 'static + fmt::Debug + PartialEq {
+    /// The positions played under these rules.
+    type Position: Position<Rules = Self>;
+    /// The rule set's name, as given on the command line and written in records (`malka`, `fide`, ...).
+    fn name(self) -> &'static str;
     /// The starting position.
-    fn startpos() -> Self;
-    /// Reads an LFEN (for a one-level variant, plain FEN).
+    fn startpos(self) -> Self::Position;
+    /// Reads an LFEN (for a one-level rule set, plain FEN).
     ///
     /// # Errors
     /// Names the field and what was wrong.
-    fn from_lfen(lfen: &str) -> Result<Self, LfenError>;
+    #[allow(clippy::wrong_self_convention, reason = "the handle makes the position: `rules.from_lfen(text)`")]
+    fn from_lfen(self, lfen: &str) -> Result<Self::Position, LfenError>;
+    /// The draw rules.
+    fn draws(self) -> DrawRules;
+}
+
+/// A position under some rule set: placement, side to move, castling, en passant, clocks.
+///
+/// Implementations are plain values (copy-make): [`Position::play_unchecked`] changes
+/// `self`; keep a clone to go back. Everything generic in the workspace (perft, notation,
+/// search, self-play) is written over this trait and monomorphised per board shape.
+pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
+    /// Number of levels (1 to 4).
+    const LEVELS: usize;
+    /// The rule-set handle.
+    type Rules: Rules<Position = Self>;
+
+    /// The rules this position is played under.
+    fn rules(&self) -> Self::Rules;
     /// Writes the LFEN (from the placement and the state below, for every variant alike).
     fn to_lfen(&self) -> String {
         let st = crate::LfenState {
@@ -151,8 +210,12 @@ pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
         }
         self.piece_at(m.to()).filter(|p| p.color != self.turn()).map(|p| p.role)
     }
-    /// Whether only kings remain, or a king and one minor piece against a bare king.
+    /// Whether only kings remain, or a king and one minor piece against a bare king, and the
+    /// rules draw such games.
     fn is_dead_material(&self) -> bool {
+        if !self.rules().draws().insufficient_material {
+            return false;
+        }
         let mut count = 0;
         let mut minor = 0;
         self.for_each_piece(|_, p| {
@@ -166,14 +229,21 @@ pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
     /// Checkmate, stalemate, the 50-move rule or dead material, whichever applies
     /// (repetition needs the game's history: see [`crate::Game`]).
     fn outcome(&self) -> Option<Outcome> {
+        let draws = self.rules().draws();
         if self.count_legal_moves() == 0 {
+            let us = self.turn();
             return Some(if self.is_check() {
-                Outcome { winner: Some(self.turn().other()), reason: Termination::Checkmate }
+                Outcome { winner: Some(us.other()), reason: Termination::Checkmate }
             } else {
-                Outcome { winner: None, reason: Termination::Stalemate }
+                let winner = match draws.stalemate {
+                    StalemateValue::Draw => None,
+                    StalemateValue::Win => Some(us),
+                    StalemateValue::Loss => Some(us.other()),
+                };
+                Outcome { winner, reason: Termination::Stalemate }
             });
         }
-        if self.halfmove_clock() >= 100 {
+        if draws.fifty_reached(self.halfmove_clock()) {
             return Some(Outcome { winner: None, reason: Termination::FiftyMoves });
         }
         self.is_dead_material().then_some(Outcome { winner: None, reason: Termination::DeadMaterial })

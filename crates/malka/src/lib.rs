@@ -2,7 +2,8 @@
 //! steps one cell in any of the 26 directions, single-step pawns with no en passant, and
 //! promotion only to a kind the mover has lost.
 
-use stackchess_nardeshir::{Board, RuleSet, Tables, Variant};
+use stackchess_core::Rules;
+use stackchess_nardeshir::{Board, RuleSet, Tables};
 use std::sync::OnceLock;
 
 /// The Nardeshir start position: White on level 1, Black on level 3.
@@ -10,20 +11,22 @@ pub const START: &str = "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/
 
 /// The Malka rule set as data.
 #[must_use]
-pub fn rules() -> RuleSet {
+pub fn rule_set() -> RuleSet {
     RuleSet::nardeshir("malka", 3, true, START)
 }
 
-/// Marker type of the Malka rule set.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MalkaRules;
+/// The Malka rules (built once).
+#[must_use]
+pub fn rules() -> &'static Tables<3> {
+    static T: OnceLock<&'static Tables<3>> = OnceLock::new();
+    T.get_or_init(|| Tables::leak(rule_set()))
+}
 
-impl Variant<3> for MalkaRules {
-    fn tables() -> &'static Tables<3> {
-        static T: OnceLock<Tables<3>> = OnceLock::new();
-        T.get_or_init(|| Tables::new(rules()))
-    }
+/// The Malka start position.
+#[must_use]
+pub fn startpos() -> Malka {
+    rules().startpos()
 }
 
 /// A Malka position.
-pub type Malka = Board<3, MalkaRules>;
+pub type Malka = Board<3>;

@@ -1,19 +1,15 @@
 //! The position type: bitboards by colour and role, plus the LFEN state.
 
 use crate::Tables;
-use stackchess_core::{Castling, Color, LfenError, Move, MoveKind, MoveList, Piece, Placement, Position, Role};
+use stackchess_core::{
+    Castling, Color, DrawRules, LfenError, Move, MoveKind, MoveList, Piece, Placement, Position, Role, Rules,
+};
 use stackchess_geometry::{Bitboard, Cell};
 use std::fmt;
-use std::marker::PhantomData;
 
-/// A rule set known at compile time: the marker type behind each variant.
-pub trait Variant<const L: usize>: 'static + Send + Sync + Copy + fmt::Debug {
-    /// The variant's tables, built once.
-    fn tables() -> &'static Tables<L>;
-}
-
-/// A position of a variant `V` on `L` levels.
-pub struct Board<const L: usize, V> {
+/// A position on `L` levels, played under the rule set whose tables it points to.
+#[derive(Clone, Copy)]
+pub struct Board<const L: usize> {
     pub(crate) t: &'static Tables<L>,
     pub(crate) placed: Placement<L>,
     pub(crate) turn: Color,
@@ -23,17 +19,9 @@ pub struct Board<const L: usize, V> {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
-    pub(crate) _v: PhantomData<V>,
 }
 
-impl<const L: usize, V> Clone for Board<L, V> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<const L: usize, V> Copy for Board<L, V> {}
-
-impl<const L: usize, V> PartialEq for Board<L, V> {
+impl<const L: usize> PartialEq for Board<L> {
     fn eq(&self, o: &Self) -> bool {
         self.placed == o.placed
             && self.turn == o.turn
@@ -44,19 +32,19 @@ impl<const L: usize, V> PartialEq for Board<L, V> {
             && self.hash == o.hash
     }
 }
-impl<const L: usize, V> Eq for Board<L, V> {}
+impl<const L: usize> Eq for Board<L> {}
 
-impl<const L: usize, V: Variant<L>> fmt::Debug for Board<L, V> {
+impl<const L: usize> fmt::Debug for Board<L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.to_lfen())
     }
 }
 
-impl<const L: usize, V: Variant<L>> Board<L, V> {
+impl<const L: usize> Board<L> {
     /// An empty board, White to move.
-    pub(crate) fn empty() -> Self {
+    pub(crate) fn empty(t: &'static Tables<L>) -> Self {
         Board {
-            t: V::tables(),
+            t,
             placed: Placement::EMPTY,
             turn: Color::White,
             castling: Castling::NONE,
@@ -64,7 +52,6 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
             halfmove: 0,
             fullmove: 1,
             hash: 0,
-            _v: PhantomData,
         }
     }
 
@@ -155,19 +142,32 @@ impl<const L: usize, V: Variant<L>> Board<L, V> {
     }
 }
 
-impl<const L: usize, V: Variant<L>> Position for Board<L, V> {
+impl<const L: usize> Rules for &'static Tables<L> {
+    type Position = Board<L>;
+
+    fn name(self) -> &'static str {
+        self.rules.name
+    }
+
+    fn startpos(self) -> Board<L> {
+        crate::lfen::parse(self, self.rules.start).expect("the rule set's start position is valid")
+    }
+
+    fn from_lfen(self, lfen: &str) -> Result<Board<L>, LfenError> {
+        crate::lfen::parse(self, lfen)
+    }
+
+    fn draws(self) -> DrawRules {
+        self.rules.draws
+    }
+}
+
+impl<const L: usize> Position for Board<L> {
     const LEVELS: usize = L;
+    type Rules = &'static Tables<L>;
 
-    fn variant_name() -> &'static str {
-        V::tables().rules.name
-    }
-
-    fn startpos() -> Self {
-        Self::from_lfen(V::tables().rules.start).expect("the rule set's start position is valid")
-    }
-
-    fn from_lfen(lfen: &str) -> Result<Self, LfenError> {
-        crate::lfen::parse(lfen)
+    fn rules(&self) -> &'static Tables<L> {
+        self.t
     }
 
     fn turn(&self) -> Color {

@@ -1,6 +1,6 @@
 //! LFEN reading and writing (RULES.md §4), with validation that names the field at fault.
 
-use crate::{Board, Variant};
+use crate::{Board, Tables};
 use stackchess_core::{parse_placement, split_lfen, Castling, Color, LfenError, LfenField, Piece, Position, Role};
 use stackchess_geometry::Cell;
 
@@ -9,9 +9,9 @@ fn e(field: LfenField, msg: impl Into<String>) -> LfenError {
 }
 
 /// Reads an LFEN for the variant `V`.
-pub(crate) fn parse<const L: usize, V: Variant<L>>(lfen: &str) -> Result<Board<L, V>, LfenError> {
-    let f = split_lfen(lfen, L, V::tables().rules.name)?;
-    let mut b = Board::<L, V>::empty();
+pub(crate) fn parse<const L: usize>(t: &'static Tables<L>, lfen: &str) -> Result<Board<L>, LfenError> {
+    let f = split_lfen(lfen, L, t.rules.name)?;
+    let mut b = Board::<L>::empty(t);
     parse_placement(&f.levels, |c, p| b.put(c, p))?;
     b.turn = f.turn;
     validate_placement(&b)?;
@@ -27,7 +27,7 @@ pub(crate) fn parse<const L: usize, V: Variant<L>>(lfen: &str) -> Result<Board<L
     Ok(b)
 }
 
-fn validate_placement<const L: usize, V: Variant<L>>(b: &Board<L, V>) -> Result<(), LfenError> {
+fn validate_placement<const L: usize>(b: &Board<L>) -> Result<(), LfenError> {
     for c in Color::ALL {
         let n = b.pieces(c, Role::King).count();
         if n != 1 {
@@ -44,7 +44,7 @@ fn validate_placement<const L: usize, V: Variant<L>>(b: &Board<L, V>) -> Result<
     Ok(())
 }
 
-fn parse_castling<const L: usize, V: Variant<L>>(b: &Board<L, V>, s: &str) -> Result<Castling, LfenError> {
+fn parse_castling<const L: usize>(b: &Board<L>, s: &str) -> Result<Castling, LfenError> {
     let mut rights = Castling::NONE;
     if s == "-" {
         return Ok(rights);
@@ -82,7 +82,7 @@ fn parse_castling<const L: usize, V: Variant<L>>(b: &Board<L, V>, s: &str) -> Re
     Ok(rights)
 }
 
-fn parse_ep<const L: usize, V: Variant<L>>(b: &Board<L, V>, s: &str) -> Result<Option<(Cell, Cell)>, LfenError> {
+fn parse_ep<const L: usize>(b: &Board<L>, s: &str) -> Result<Option<(Cell, Cell)>, LfenError> {
     if s == "-" {
         return Ok(None);
     }

@@ -11,6 +11,6 @@ mod movegen;
 mod rules;
 mod tables;
 
-pub use board::{Board, Variant};
+pub use board::Board;
 pub use rules::{Movement, PawnRules, Promotion, RuleSet};
 pub use tables::Tables;

@@ -1,6 +1,6 @@
 //! Legal move generation with check and pin masks, and attack queries.
 
-use crate::{Board, Variant};
+use crate::Board;
 use stackchess_core::{Color, Move, MoveKind, MoveList, Position, Role};
 use stackchess_geometry::{Bitboard, Cell};
 
@@ -64,7 +64,7 @@ fn roles_in(mask: u8) -> impl Iterator<Item = Role> {
     })
 }
 
-impl<const L: usize, V: Variant<L>> Board<L, V> {
+impl<const L: usize> Board<L> {
     /// Cells a non-pawn `role` on `c` attacks, given occupancy.
     #[inline]
     pub(crate) fn piece_attacks(&self, role: Role, c: Cell, occ: Bitboard<L>) -> Bitboard<L> {

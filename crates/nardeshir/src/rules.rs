@@ -1,6 +1,6 @@
 //! Rule sets as data (RULES.md §1): nothing about the rules hides in the generator.
 
-use stackchess_core::Role;
+use stackchess_core::{DrawRules, Role};
 use stackchess_geometry::{king_dirs, knight_leaps, Dir, GroupSet};
 
 /// How a piece moves: slides along whole direction groups, and single leaps.
@@ -49,6 +49,8 @@ pub struct RuleSet {
     pub castling: bool,
     /// The start position as LFEN.
     pub start: &'static str,
+    /// The draw rules.
+    pub draws: DrawRules,
 }
 
 impl RuleSet {
@@ -82,6 +84,7 @@ impl RuleSet {
             },
             castling: true,
             start,
+            draws: DrawRules::FIDE,
         }
     }
 }

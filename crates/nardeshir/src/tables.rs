@@ -18,7 +18,9 @@ pub(crate) struct CastleMove<const L: usize> {
 }
 
 /// Everything the generator looks up, derived from a [`RuleSet`] for `L` levels.
-#[derive(Debug)]
+///
+/// Tables are built once per rule set and live for the rest of the process (see
+/// [`Tables::leak`]); a `&'static Tables` is the rule set's handle ([`stackchess_core::Rules`]).
 pub struct Tables<const L: usize> {
     /// The rule set these tables were built from.
     pub rules: RuleSet,
@@ -63,7 +65,26 @@ fn cell<const L: usize>(file: usize, rank: usize, level: usize) -> Cell {
     Cell::try_new(file as i32, rank as i32, level as i32, L).expect("cell on the board")
 }
 
+impl<const L: usize> std::fmt::Debug for Tables<L> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tables({}, {L} levels)", self.rules.name)
+    }
+}
+
+/// Two handles are equal when they are the same tables.
+impl<const L: usize> PartialEq for Tables<L> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
 impl<const L: usize> Tables<L> {
+    /// Builds the tables and keeps them for the rest of the process.
+    #[must_use]
+    pub fn leak(rules: RuleSet) -> &'static Tables<L> {
+        Box::leak(Box::new(Tables::new(rules)))
+    }
+
     /// Builds the tables.
     ///
     /// # Panics

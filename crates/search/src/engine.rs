@@ -6,7 +6,7 @@ use crate::score::{INF, MATE, MATE_BOUND};
 use crate::see::see;
 use crate::tt::{Bound, Tt};
 use crate::{Limits, Report, Score, SearchConfig};
-use stackchess_core::{Move, MoveList, Position, Role};
+use stackchess_core::{DrawRules, Move, MoveList, Position, Role, Rules, StalemateValue};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -28,14 +28,16 @@ pub struct Engine<P: Position> {
     history: Vec<i32>,
     lmr: Vec<i32>,
     cells: usize,
+    /// The rules' draw rules (fifty moves, repetition, stalemate).
+    draws: DrawRules,
     _p: PhantomData<fn() -> P>,
 }
 
 impl<P: Position> Engine<P> {
-    /// An engine with these settings (allocates the transposition table).
+    /// An engine for positions under `rules`, with these settings (allocates the transposition table).
     #[must_use]
-    pub fn new(config: SearchConfig) -> Self {
-        let evaluator = Evaluator::new::<P>(&config.eval);
+    pub fn new(rules: P::Rules, config: SearchConfig) -> Self {
+        let evaluator = Evaluator::new::<P>(rules, &config.eval);
         let cells = 64 * P::LEVELS;
         let mut lmr = vec![0; 64 * 64];
         for d in 1..64 {
@@ -52,6 +54,7 @@ impl<P: Position> Engine<P> {
             history: vec![0; 2 * cells * cells],
             lmr,
             cells,
+            draws: rules.draws(),
             config,
             _p: PhantomData,
         }
@@ -303,6 +306,15 @@ impl<P: Position> Searcher<'_, P> {
         self.pv_len[ply] = n + 1;
     }
 
+    /// The score of a stalemate at `ply` for the stalemated side to move, by the rules.
+    fn stalemate(&self, ply: usize) -> i32 {
+        match self.e.draws.stalemate {
+            StalemateValue::Draw => 0,
+            StalemateValue::Win => MATE - ply_i32(ply),
+            StalemateValue::Loss => -MATE + ply_i32(ply),
+        }
+    }
+
     fn is_repetition(&self, pos: &P) -> bool {
         let n = self.path.len() - 1;
         let key = self.path[n];
@@ -472,10 +484,11 @@ impl<P: Position> Searcher<'_, P> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.is_check();
         // Draws by rule, then mate-distance pruning.
-        if pos.halfmove_clock() >= 100 && !(in_check && pos.count_legal_moves() == 0) {
+        let draws = self.e.draws;
+        if draws.fifty_reached(pos.halfmove_clock()) && !(in_check && pos.count_legal_moves() == 0) {
             return 0;
         }
-        if self.is_repetition(pos) || (pos.halfmove_clock() == 0 && pos.is_dead_material()) {
+        if (draws.repetition != 0 && self.is_repetition(pos)) || (pos.halfmove_clock() == 0 && pos.is_dead_material()) {
             return 0;
         }
         let p = ply_i32(ply);
@@ -547,7 +560,7 @@ impl<P: Position> Searcher<'_, P> {
         generate(pos, &mut self.moves);
         let n = self.moves.len() - base;
         if n == 0 {
-            return if in_check { -MATE + p } else { 0 };
+            return if in_check { -MATE + p } else { self.stalemate(ply) };
         }
         self.score_moves(pos, base, tt_move, ply);
 
@@ -694,7 +707,7 @@ impl<P: Position> Searcher<'_, P> {
         let base = self.moves.len();
         generate(pos, &mut self.moves);
         if self.moves.len() == base {
-            return if in_check { -MATE + ply_i32(ply) } else { 0 };
+            return if in_check { -MATE + ply_i32(ply) } else { self.stalemate(ply) };
         }
         // Keep captures and promotions (all moves in check), scored by MVV-LVA and pruned by delta.
         let mut k = base;

@@ -2,7 +2,7 @@
 //! pair, tempo and (optionally) mobility, tapered between middlegame and endgame.
 
 use crate::EvalParams;
-use stackchess_core::{Cell, Color, Piece, Position, Role};
+use stackchess_core::{Cell, Color, Piece, Position, Role, Rules};
 
 /// Game phase weight per role (pawn, knight, bishop, rook, queen, king); 24 at the start.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
@@ -32,9 +32,9 @@ pub(crate) struct Evaluator {
 }
 
 /// Level of each side's king in the start position: its home level.
-fn home_levels<P: Position>() -> [usize; 2] {
+fn home_levels<P: Position>(rules: P::Rules) -> [usize; 2] {
     let mut home = [0, P::LEVELS - 1];
-    P::startpos().for_each_piece(|c, p| {
+    rules.startpos().for_each_piece(|c, p| {
         if p.role == Role::King {
             home[p.color.index()] = c.level();
         }
@@ -43,10 +43,10 @@ fn home_levels<P: Position>() -> [usize; 2] {
 }
 
 impl Evaluator {
-    pub(crate) fn new<P: Position>(p: &EvalParams) -> Evaluator {
+    pub(crate) fn new<P: Position>(rules: P::Rules, p: &EvalParams) -> Evaluator {
         let levels = P::LEVELS;
         let cells = 64 * levels;
-        let home = home_levels::<P>();
+        let home = home_levels::<P>(rules);
         let mut mg = vec![0; 12 * cells];
         let mut eg = vec![0; 12 * cells];
         let mut progress = [vec![0; cells], vec![0; cells]];
@@ -238,5 +238,5 @@ impl Evaluator {
 /// for tools and tests, not for a search loop).
 #[must_use]
 pub fn evaluate<P: Position>(pos: &P, params: &EvalParams) -> i32 {
-    Evaluator::new::<P>(params).eval(pos).score
+    Evaluator::new::<P>(pos.rules(), params).eval(pos).score
 }

@@ -46,14 +46,14 @@ pub(crate) fn see<P: Position>(pos: &P, m: Move, value: impl Fn(Role) -> i32, ki
 mod tests {
     use super::*;
     use stackchess_core::parse_move;
-    use stackchess_variants::Fide;
+    use stackchess_core::Rules as _;
 
     fn v(r: Role) -> i32 {
         [100, 300, 300, 500, 900, 0][r.index()]
     }
 
     fn see_of(fen: &str, mv: &str) -> i32 {
-        let pos = Fide::from_lfen(fen).unwrap();
+        let pos = stackchess_variants::traditional::fide_rules().from_lfen(fen).unwrap();
         see(&pos, parse_move(&pos, mv).unwrap(), v, 10_000)
     }
 

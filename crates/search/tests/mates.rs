@@ -5,74 +5,87 @@
 mod common;
 
 use common::{mate_distance, mates_with, mirror};
+use stackchess_core::Rules as _;
 use stackchess_core::{coord, Position};
 use stackchess_search::Score;
 use stackchess_variants::{AirAttack, Fide, Malka, Traditional};
 
-fn check<P: Position>(cases: &[(u32, &str)]) {
+fn check<P: Position>(rules: P::Rules, cases: &[(u32, &str)]) {
     for &(n, text) in cases {
-        let original = P::from_lfen(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let original = rules.from_lfen(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         for pos in [original.clone(), mirror(&original)] {
             let lfen = pos.to_lfen();
-            assert_eq!(mate_distance(&pos, n), Some(n), "{} {lfen}: not an exact mate in {n}", P::variant_name());
+            assert_eq!(mate_distance(&pos, n), Some(n), "{} {lfen}: not an exact mate in {n}", rules.name());
             // Reductions make quiet mating moves need a few plies more than the mate length.
             let r = common::search_depth(&pos, 2 * n + 4);
             let m = r.best_move().unwrap_or_else(|| panic!("no move in {lfen}"));
             assert!(
                 mates_with(&pos, m, n),
                 "{} {lfen}: engine played {} which does not mate in {n}",
-                P::variant_name(),
+                rules.name(),
                 coord::<P>(m)
             );
-            assert_eq!(r.score, Score::Mate(n as i32), "{} {lfen}: score", P::variant_name());
+            assert_eq!(r.score, Score::Mate(n as i32), "{} {lfen}: score", rules.name());
         }
     }
 }
 
 #[test]
 fn fide_mates() {
-    check::<Fide>(&[
-        (1, "6K1/8/7k/8/6Q1/8/4pB2/8 w - - 0 1"),
-        (1, "8/8/6R1/2K5/8/7k/3p4/4R3 w - - 0 1"),
-        (2, "8/8/5Q2/K7/8/8/8/2Nk4 w - - 0 1"),
-        (2, "8/k7/7R/8/8/8/K2R4/8 w - - 0 1"),
-        (3, "4R3/6p1/8/6R1/k7/8/8/6K1 w - - 0 1"),
-        (3, "8/5p2/3R4/8/3K4/4R3/8/7k w - - 0 1"),
-    ]);
+    check::<Fide>(
+        stackchess_variants::traditional::fide_rules(),
+        &[
+            (1, "6K1/8/7k/8/6Q1/8/4pB2/8 w - - 0 1"),
+            (1, "8/8/6R1/2K5/8/7k/3p4/4R3 w - - 0 1"),
+            (2, "8/8/5Q2/K7/8/8/8/2Nk4 w - - 0 1"),
+            (2, "8/k7/7R/8/8/8/K2R4/8 w - - 0 1"),
+            (3, "4R3/6p1/8/6R1/k7/8/8/6K1 w - - 0 1"),
+            (3, "8/5p2/3R4/8/3K4/4R3/8/7k w - - 0 1"),
+        ],
+    );
 }
 
 #[test]
 fn malka_mates() {
-    check::<Malka>(&[
-        (1, "8/8/8/8/8/k7/3K4/1R6|8/8/8/4p3/8/2Q5/8/8|8/8/8/8/8/8/8/8 w - - 0 1"),
-        (1, "8/8/8/4k3/8/1R6/8/8|8/8/8/8/8/8/8/8|8/8/8/5K2/5Q2/8/4R3/8 w - - 0 1"),
-        (2, "8/5BK1/8/3R4/8/8/8/8|8/R7/8/8/8/5N2/8/8|6k1/8/8/8/8/8/8/8 w - - 0 1"),
-        (2, "2K5/8/8/8/8/8/8/8|2B5/8/8/1R6/8/8/8/8|k7/8/8/8/8/8/1R3N2/8 w - - 0 1"),
-        (3, "8/8/8/8/8/5K2/8/7k|8/8/8/8/8/8/8/1R6|8/1R6/8/8/8/7B/8/8 w - - 0 1"),
-        (3, "8/8/3p4/8/8/8/8/8|6R1/8/8/8/8/8/1R6/8|8/7k/R7/7K/8/8/8/8 w - - 0 1"),
-    ]);
+    check::<Malka>(
+        stackchess_variants::malka::rules(),
+        &[
+            (1, "8/8/8/8/8/k7/3K4/1R6|8/8/8/4p3/8/2Q5/8/8|8/8/8/8/8/8/8/8 w - - 0 1"),
+            (1, "8/8/8/4k3/8/1R6/8/8|8/8/8/8/8/8/8/8|8/8/8/5K2/5Q2/8/4R3/8 w - - 0 1"),
+            (2, "8/5BK1/8/3R4/8/8/8/8|8/R7/8/8/8/5N2/8/8|6k1/8/8/8/8/8/8/8 w - - 0 1"),
+            (2, "2K5/8/8/8/8/8/8/8|2B5/8/8/1R6/8/8/8/8|k7/8/8/8/8/8/1R3N2/8 w - - 0 1"),
+            (3, "8/8/8/8/8/5K2/8/7k|8/8/8/8/8/8/8/1R6|8/1R6/8/8/8/7B/8/8 w - - 0 1"),
+            (3, "8/8/3p4/8/8/8/8/8|6R1/8/8/8/8/8/1R6/8|8/7k/R7/7K/8/8/8/8 w - - 0 1"),
+        ],
+    );
 }
 
 #[test]
 fn traditional_mates() {
-    check::<Traditional>(&[
-        (1, "8/4Q3/8/8/8/3p4/8/8|5K2/8/8/8/8/8/8/8|7k/8/8/8/8/8/5R2/8 w - - 0 1"),
-        (1, "8/8/8/8/8/p4Q2/8/8|8/8/2K5/8/8/8/R7/7k|8/8/8/8/8/8/8/8 w - - 0 1"),
-        (2, "8/8/8/8/8/8/8/8|8/8/8/8/8/5Q2/8/8|2K5/8/8/8/8/2Q5/7k/8 w - - 0 1"),
-        (2, "8/8/8/8/8/8/8/2K5|8/3Q4/7R/8/8/8/8/k7|8/p7/8/8/8/8/8/8 w - - 0 1"),
-        (3, "6k1/8/8/8/8/8/8/8|8/8/8/8/8/8/3Q4/8|8/4K3/8/8/8/8/8/8 w - - 0 1"),
-        (3, "8/8/8/8/8/k7/8/8|5Q2/8/8/8/8/8/2K5/8|8/8/8/8/8/8/8/8 w - - 0 1"),
-    ]);
+    check::<Traditional>(
+        stackchess_variants::traditional::rules(),
+        &[
+            (1, "8/4Q3/8/8/8/3p4/8/8|5K2/8/8/8/8/8/8/8|7k/8/8/8/8/8/5R2/8 w - - 0 1"),
+            (1, "8/8/8/8/8/p4Q2/8/8|8/8/2K5/8/8/8/R7/7k|8/8/8/8/8/8/8/8 w - - 0 1"),
+            (2, "8/8/8/8/8/8/8/8|8/8/8/8/8/5Q2/8/8|2K5/8/8/8/8/2Q5/7k/8 w - - 0 1"),
+            (2, "8/8/8/8/8/8/8/2K5|8/3Q4/7R/8/8/8/8/k7|8/p7/8/8/8/8/8/8 w - - 0 1"),
+            (3, "6k1/8/8/8/8/8/8/8|8/8/8/8/8/8/3Q4/8|8/4K3/8/8/8/8/8/8 w - - 0 1"),
+            (3, "8/8/8/8/8/k7/8/8|5Q2/8/8/8/8/8/2K5/8|8/8/8/8/8/8/8/8 w - - 0 1"),
+        ],
+    );
 }
 
 #[test]
 fn air_attack_mates() {
-    check::<AirAttack>(&[
-        (1, "8/1R6/8/8/7K/8/8/8|4k3/8/8/8/8/8/8/7R w - - 0 1"),
-        (1, "8/8/8/8/8/k7/8/K7|8/5p2/8/3B4/8/8/8/1Q6 w - - 0 1"),
-        (2, "1k6/6Q1/8/8/8/8/6K1/8|8/8/8/8/8/7R/8/8 w - - 0 1"),
-        (2, "7k/8/4K3/8/8/8/8/8|Q7/8/8/8/4R3/8/8/8 w - - 0 1"),
-        (3, "8/7K/8/8/8/5R2/8/8|8/8/8/8/8/2R5/8/3k4 w - - 0 1"),
-        (3, "8/6p1/8/8/4B3/8/5K2/8|8/8/8/7k/8/3Q4/8/8 w - - 0 1"),
-    ]);
+    check::<AirAttack>(
+        stackchess_variants::air_attack::rules(),
+        &[
+            (1, "8/1R6/8/8/7K/8/8/8|4k3/8/8/8/8/8/8/7R w - - 0 1"),
+            (1, "8/8/8/8/8/k7/8/K7|8/5p2/8/3B4/8/8/8/1Q6 w - - 0 1"),
+            (2, "1k6/6Q1/8/8/8/8/6K1/8|8/8/8/8/8/7R/8/8 w - - 0 1"),
+            (2, "7k/8/4K3/8/8/8/8/8|Q7/8/8/8/4R3/8/8/8 w - - 0 1"),
+            (3, "8/7K/8/8/8/5R2/8/8|8/8/8/8/8/2R5/8/3k4 w - - 0 1"),
+            (3, "8/6p1/8/8/4B3/8/5K2/8|8/8/8/7k/8/3Q4/8/8 w - - 0 1"),
+        ],
+    );
 }

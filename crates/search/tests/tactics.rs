@@ -2,7 +2,7 @@
 //! `cargo test -p stackchess-search --release --test tactics -- --ignored`.
 //! `stackchess bench --tactics data/tactics/wac.epd --nodes 100000` prints the same per position.
 
-use stackchess_core::Position;
+use stackchess_core::Rules as _;
 use stackchess_search::{parse_epd, Engine, Limits, SearchConfig};
 use stackchess_variants::Fide;
 use std::sync::atomic::AtomicBool;
@@ -11,12 +11,13 @@ use std::sync::atomic::AtomicBool;
 fn solve(nodes: u64) -> (usize, usize) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tactics/wac.epd");
     let cases = parse_epd(&std::fs::read_to_string(path).expect("data/tactics/wac.epd")).expect("valid EPD");
-    let mut engine = Engine::<Fide>::new(SearchConfig::for_variant("fide"));
+    let mut engine =
+        Engine::<Fide>::new(stackchess_variants::traditional::fide_rules(), SearchConfig::for_variant("fide"));
     let stop = AtomicBool::new(false);
     let solved = cases
         .iter()
         .filter(|c| {
-            let pos = Fide::from_lfen(&c.lfen).expect("valid FEN");
+            let pos = stackchess_variants::traditional::fide_rules().from_lfen(&c.lfen).expect("valid FEN");
             engine.new_game();
             let r = engine.search(&pos, &[], &Limits::nodes(nodes), &stop, &mut |_| {});
             r.best_move().is_some_and(|m| c.solved_by(&pos, m))

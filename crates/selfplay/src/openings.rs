@@ -2,7 +2,7 @@
 //! positions the caller computed (lines walked in an opening book).
 
 use crate::Error;
-use stackchess_core::{Move, Position, SplitMix64};
+use stackchess_core::{Move, Position, Rules, SplitMix64};
 use std::path::Path;
 
 /// How openings are chosen. Opening `k` (the `pair` column) is a function of the run's seed and
@@ -41,7 +41,7 @@ impl Openings {
     ///
     /// # Errors
     /// A bad `random:` count, an unreadable file, or an invalid line (with its number).
-    pub fn parse<P: Position>(spec: &str) -> Result<Openings, Error> {
+    pub fn parse<P: Position>(rules: P::Rules, spec: &str) -> Result<Openings, Error> {
         if spec == "start" {
             return Ok(Openings::Start);
         }
@@ -61,7 +61,7 @@ impl Openings {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let pos = P::from_lfen(line).map_err(|e| Error::Openings(format!("{spec}, line {}: {e}", i + 1)))?;
+            let pos = rules.from_lfen(line).map_err(|e| Error::Openings(format!("{spec}, line {}: {e}", i + 1)))?;
             if pos.outcome().is_some() {
                 return Err(Error::Openings(format!("{spec}, line {}: the game is already over here", i + 1)));
             }
@@ -89,20 +89,26 @@ impl Openings {
     ///
     /// # Errors
     /// When no acceptable random opening turns up in 1000 tries.
-    pub fn opening<P: Position>(&self, seed: u64, k: u64, mut accept: impl FnMut(&P) -> bool) -> Result<P, Error> {
+    pub fn opening<P: Position>(
+        &self,
+        rules: P::Rules,
+        seed: u64,
+        k: u64,
+        mut accept: impl FnMut(&P) -> bool,
+    ) -> Result<P, Error> {
         match self {
-            Openings::Start => Ok(P::startpos()),
+            Openings::Start => Ok(rules.startpos()),
             Openings::File { lines, .. } | Openings::Lines { lines, .. } => {
                 if lines.is_empty() {
                     return Err(Error::Openings(format!("{}: no positions", self.describe())));
                 }
                 let line = &lines[usize::try_from(k % lines.len() as u64).unwrap_or(0)];
-                P::from_lfen(line).map_err(|e| Error::Openings(format!("opening {k}: {e}")))
+                rules.from_lfen(line).map_err(|e| Error::Openings(format!("opening {k}: {e}")))
             }
             Openings::Random { plies } => {
                 let mut rng = SplitMix64::for_item(seed, k);
                 for _ in 0..TRIES {
-                    if let Some((pos, _)) = random_walk::<P>(&mut rng, *plies) {
+                    if let Some((pos, _)) = random_walk::<P>(rules, &mut rng, *plies) {
                         if accept(&pos) {
                             return Ok(pos);
                         }
@@ -126,12 +132,12 @@ impl Openings {
     #[must_use]
     pub fn opening_moves<P: Position>(&self, seed: u64, k: u64, start: &P) -> Option<Vec<Move>> {
         match self {
-            Openings::Start => (start.hash() == P::startpos().hash()).then(Vec::new),
+            Openings::Start => (start.hash() == start.rules().startpos().hash()).then(Vec::new),
             Openings::Random { plies } => {
                 let mut rng = SplitMix64::for_item(seed, k);
                 let target = start.to_lfen();
                 (0..TRIES).find_map(|_| {
-                    random_walk::<P>(&mut rng, *plies)
+                    random_walk::<P>(start.rules(), &mut rng, *plies)
                         .and_then(|(pos, moves)| (pos.to_lfen() == target).then_some(moves))
                 })
             }
@@ -142,8 +148,8 @@ impl Openings {
 
 /// `plies` random legal moves from the start, and the position they reach; `None` if the game
 /// ends on the way or at the end.
-fn random_walk<P: Position>(rng: &mut SplitMix64, plies: u32) -> Option<(P, Vec<Move>)> {
-    let mut pos = P::startpos();
+fn random_walk<P: Position>(rules: P::Rules, rng: &mut SplitMix64, plies: u32) -> Option<(P, Vec<Move>)> {
+    let mut pos = rules.startpos();
     let mut seen = vec![pos.hash()];
     let mut played = Vec::with_capacity(plies as usize);
     for _ in 0..plies {
@@ -172,41 +178,46 @@ mod tests {
     use stackchess_malka::Malka;
     use stackchess_traditional::Fide;
 
+    fn fide() -> <Fide as Position>::Rules {
+        stackchess_traditional::fide_rules()
+    }
+
     #[test]
     fn random_openings_are_a_function_of_seed_and_number() {
-        let o = Openings::parse::<Fide>("random:6").unwrap();
-        let a: Fide = o.opening(7, 3, |_| true).unwrap();
-        let b: Fide = o.opening(7, 3, |_| true).unwrap();
-        let c: Fide = o.opening(7, 4, |_| true).unwrap();
+        let o = Openings::parse::<Fide>(fide(), "random:6").unwrap();
+        let a: Fide = o.opening(fide(), 7, 3, |_| true).unwrap();
+        let b: Fide = o.opening(fide(), 7, 3, |_| true).unwrap();
+        let c: Fide = o.opening(fide(), 7, 4, |_| true).unwrap();
         assert_eq!(a.to_lfen(), b.to_lfen());
         assert_ne!(a.to_lfen(), c.to_lfen());
         assert_eq!(a.fullmove_number(), 4);
         // A rejected opening is replaced by another from the same stream.
         let first = a.to_lfen();
-        let d: Fide = o.opening(7, 3, |p: &Fide| p.to_lfen() != first).unwrap();
+        let d: Fide = o.opening(fide(), 7, 3, |p: &Fide| p.to_lfen() != first).unwrap();
         assert_ne!(d.to_lfen(), first);
-        assert!(o.opening::<Fide>(7, 3, |_| false).is_err());
+        assert!(o.opening::<Fide>(fide(), 7, 3, |_| false).is_err());
     }
 
     #[test]
     fn the_plies_of_a_random_opening_are_found_again() {
-        let o = Openings::parse::<Malka>("random:6").unwrap();
-        let first: Malka = o.opening(7, 3, |_| true).unwrap();
+        let o = Openings::parse::<Malka>(stackchess_malka::rules(), "random:6").unwrap();
+        let first: Malka = o.opening(stackchess_malka::rules(), 7, 3, |_| true).unwrap();
         // The second walk of the stream, as when a filter rejected the first.
-        let second: Malka = o.opening(7, 3, |p: &Malka| p.to_lfen() != first.to_lfen()).unwrap();
+        let second: Malka =
+            o.opening(stackchess_malka::rules(), 7, 3, |p: &Malka| p.to_lfen() != first.to_lfen()).unwrap();
         for target in [first, second] {
             let moves = o.opening_moves(7, 3, &target).unwrap();
             assert_eq!(moves.len(), 6);
-            let mut pos = Malka::startpos();
+            let mut pos = stackchess_malka::startpos();
             for m in moves {
                 pos.play(m).unwrap();
             }
             assert_eq!(pos.to_lfen(), target.to_lfen());
         }
         // Another opening number's stream does not reach it; start and file openings.
-        let elsewhere: Malka = o.opening(7, 4, |_| true).unwrap();
+        let elsewhere: Malka = o.opening(stackchess_malka::rules(), 7, 4, |_| true).unwrap();
         assert!(o.opening_moves(7, 3, &elsewhere).is_none());
-        assert_eq!(Openings::Start.opening_moves(7, 3, &Malka::startpos()), Some(vec![]));
+        assert_eq!(Openings::Start.opening_moves(7, 3, &stackchess_malka::startpos()), Some(vec![]));
         assert!(Openings::Start.opening_moves(7, 3, &elsewhere).is_none());
     }
 
@@ -215,28 +226,32 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sp-openings-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("o.lfen");
-        let start = Fide::startpos().to_lfen();
+        let start = fide().startpos().to_lfen();
         let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
         std::fs::write(&f, format!("# two\n{start}\n\n{e4}\n")).unwrap();
-        let o = Openings::parse::<Fide>(f.to_str().unwrap()).unwrap();
-        let at = |k| o.opening::<Fide>(0, k, |_| true).unwrap().to_lfen();
-        assert_eq!((at(0), at(1), at(2)), (start.clone(), Fide::from_lfen(e4).unwrap().to_lfen(), start));
+        let o = Openings::parse::<Fide>(fide(), f.to_str().unwrap()).unwrap();
+        let at = |k| o.opening::<Fide>(fide(), 0, k, |_| true).unwrap().to_lfen();
+        assert_eq!((at(0), at(1), at(2)), (start.clone(), fide().from_lfen(e4).unwrap().to_lfen(), start));
         assert!(o.describe().starts_with("file:"));
         std::fs::write(&f, format!("{e4}\nnot a position\n")).unwrap();
-        let err = Openings::parse::<Fide>(f.to_str().unwrap()).unwrap_err().to_string();
+        let err = Openings::parse::<Fide>(fide(), f.to_str().unwrap()).unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
-        assert!(Openings::parse::<Fide>("random:x").is_err());
+        assert!(Openings::parse::<Fide>(fide(), "random:x").is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn given_lines_are_used_in_order_and_named() {
         let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
-        let o = Openings::Lines { name: "book:b.book#00:4".into(), lines: vec![Fide::startpos().to_lfen(), e4.into()] };
+        let o =
+            Openings::Lines { name: "book:b.book#00:4".into(), lines: vec![fide().startpos().to_lfen(), e4.into()] };
         assert_eq!(o.describe(), "book:b.book#00:4");
-        assert_eq!(o.opening::<Fide>(0, 1, |_| true).unwrap().to_lfen(), Fide::from_lfen(e4).unwrap().to_lfen());
-        assert_eq!(o.opening::<Fide>(0, 2, |_| true).unwrap().to_lfen(), Fide::startpos().to_lfen());
+        assert_eq!(
+            o.opening::<Fide>(fide(), 0, 1, |_| true).unwrap().to_lfen(),
+            fide().from_lfen(e4).unwrap().to_lfen()
+        );
+        assert_eq!(o.opening::<Fide>(fide(), 0, 2, |_| true).unwrap().to_lfen(), fide().startpos().to_lfen());
         let none = Openings::Lines { name: "x".into(), lines: vec![] };
-        assert!(none.opening::<Fide>(0, 0, |_| true).is_err());
+        assert!(none.opening::<Fide>(fide(), 0, 0, |_| true).is_err());
     }
 }

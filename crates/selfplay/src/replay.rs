@@ -3,16 +3,16 @@
 
 use crate::game::points;
 use crate::{Ending, GameRecord};
-use stackchess_core::{parse_coord, Color, Game, Position};
+use stackchess_core::{parse_coord, Color, Game, Position, Rules};
 
 /// Replays `rec` and checks it; the message says what disagrees.
 ///
 /// # Errors
 /// An unreadable start position, an illegal move (with its number), moves after the end by the
 /// rules, or a result, termination or counter that the replay contradicts.
-pub fn replay<P: Position>(rec: &GameRecord) -> Result<(), String> {
+pub fn replay<P: Position>(rules: P::Rules, rec: &GameRecord) -> Result<(), String> {
     let id = &rec.game_id;
-    let start = P::from_lfen(&rec.start_lfen).map_err(|e| format!("{id}: start position: {e}"))?;
+    let start = rules.from_lfen(&rec.start_lfen).map_err(|e| format!("{id}: start position: {e}"))?;
     let mut game = Game::new(start);
     let (mut captures, mut levels, mut checks) = ([0u32; 2], [0u32; 2], [0u32; 2]);
     for (i, text) in rec.moves.split_whitespace().enumerate() {

@@ -5,7 +5,7 @@ use crate::game::{describe_limits, play, EngineSpec, Played, Setup};
 use crate::manifest::{now_utc, EngineEntry, Manifest, RunSettings, Session};
 use crate::pgn::{self, PgnFile};
 use crate::{Adjudication, Error, GameRecord, Openings, RecordFile, Recovered, Shard};
-use stackchess_core::Position;
+use stackchess_core::{Position, Rules};
 use stackchess_search::{Engine, Limits, Score};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -57,9 +57,9 @@ pub struct RunConfig {
 impl RunConfig {
     /// The settings that decide the games (hashed into the run key).
     #[must_use]
-    pub fn settings<P: Position>(&self) -> RunSettings {
+    pub fn settings(&self, variant: &str) -> RunSettings {
         RunSettings {
-            variant: P::variant_name().to_owned(),
+            variant: variant.to_owned(),
             seed: self.seed,
             openings: self.openings.describe(),
             opening_max_cp: self.opening_filter.map(|f| f.max_cp),
@@ -186,6 +186,7 @@ pub struct Summary {
 /// Bad settings, a non-empty `dir` without `resume`, a resume with other settings, a damaged
 /// record file, an I/O error, or an engine without a move.
 pub fn run<P: Position>(
+    rules: P::Rules,
     dir: &Path,
     cfg: &RunConfig,
     resume: bool,
@@ -193,7 +194,7 @@ pub fn run<P: Position>(
     progress: &mut dyn Progress,
 ) -> Result<Summary, Error> {
     cfg.check()?;
-    let settings = cfg.settings::<P>();
+    let settings = cfg.settings(rules.name());
     let run_key = settings.run_key();
     let (csv_path, pgn_path, manifest_path) = (dir.join(GAMES_CSV), dir.join(GAMES_PGN), dir.join(MANIFEST));
     let games = usize::try_from(cfg.games).map_err(|_| Error::Config("--games is too large".into()))?;
@@ -270,7 +271,7 @@ pub fn run<P: Position>(
 
     let base = GameRecord {
         run_key: run_key.clone(),
-        variant: P::variant_name().to_owned(),
+        variant: rules.name().to_owned(),
         seed: cfg.seed,
         settings: cfg.settings_column(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -293,12 +294,13 @@ pub fn run<P: Position>(
                 for _ in 0..threads {
                     let (tx, next) = (tx.clone(), &next);
                     workers.spawn(move |_| {
-                        let engine =
-                            |i: usize| Engine::<P>::new(cfg.engines[i.min(cfg.engines.len() - 1)].config.clone());
+                        let engine = |i: usize| {
+                            Engine::<P>::new(rules, cfg.engines[i.min(cfg.engines.len() - 1)].config.clone())
+                        };
                         let mut engines = [engine(0), engine(1)];
                         while !halt.load(Ordering::Relaxed) {
                             let Some(&index) = missing.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                            match play_index(cfg, index, &mut engines, halt, base) {
+                            match play_index(rules, cfg, index, &mut engines, halt, base) {
                                 Ok(Some(p)) => drop(tx.send(Ok(p))),
                                 Ok(None) => {}
                                 Err(e) => {
@@ -379,6 +381,7 @@ fn check_resumed(rec: &GameRecord, run_key: &str, cfg: &RunConfig, done: &mut [b
 
 /// Plays game `index` with this worker's engines.
 fn play_index<P: Position>(
+    rules: P::Rules,
     cfg: &RunConfig,
     index: u64,
     engines: &mut [Engine<P>; 2],
@@ -386,7 +389,7 @@ fn play_index<P: Position>(
     base: &GameRecord,
 ) -> Result<Option<Played>, Error> {
     let pair = cfg.pair_of(index);
-    let start: P = cfg.openings.opening(cfg.seed, pair, |pos: &P| match cfg.opening_filter {
+    let start: P = cfg.openings.opening(rules, cfg.seed, pair, |pos: &P| match cfg.opening_filter {
         None => true,
         Some(f) => {
             let e = &mut engines[0];

@@ -2,6 +2,7 @@
 //! interruption and resume, damaged files, and the legality of every recorded game.
 
 use stackchess_core::Position;
+use stackchess_core::Rules as _;
 use stackchess_malka::Malka;
 use stackchess_search::{Limits, SearchConfig};
 use stackchess_selfplay::{
@@ -24,7 +25,7 @@ fn spec(label: &str, config: SearchConfig, nodes: u64) -> EngineSpec {
     EngineSpec { label: label.into(), config: SearchConfig { hash_mb: 1, ..config }, limits: Limits::nodes(nodes) }
 }
 
-fn selfplay<P: Position>(games: u64, threads: usize) -> RunConfig {
+fn selfplay<P: Position>(rules: P::Rules, games: u64, threads: usize) -> RunConfig {
     RunConfig {
         seed: 42,
         games,
@@ -37,7 +38,7 @@ fn selfplay<P: Position>(games: u64, threads: usize) -> RunConfig {
             resign: Some(ResignRule { moves: 3, score: 600 }),
             draw: Some(DrawRule { after_move: 30, moves: 4, score: 10 }),
         },
-        engines: vec![spec("default", SearchConfig::for_variant(P::variant_name()), 150)],
+        engines: vec![spec("default", SearchConfig::for_variant(rules.name()), 150)],
         event: "test".into(),
         shard: Shard::WHOLE,
     }
@@ -52,8 +53,13 @@ fn games(dir: &Path) -> BTreeMap<u64, GameRecord> {
     out
 }
 
-fn play<P: Position>(dir: &Path, cfg: &RunConfig, resume: bool) -> Result<stackchess_selfplay::Summary, Error> {
-    run::<P>(dir, cfg, resume, &AtomicBool::new(false), &mut NoProgress)
+fn play<P: Position>(
+    rules: P::Rules,
+    dir: &Path,
+    cfg: &RunConfig,
+    resume: bool,
+) -> Result<stackchess_selfplay::Summary, Error> {
+    run::<P>(rules, dir, cfg, resume, &AtomicBool::new(false), &mut NoProgress)
 }
 
 /// Sets the stop flag after `after` games, as a SIGINT handler would.
@@ -76,8 +82,20 @@ impl Progress for StopAfter<'_> {
 #[test]
 fn same_seed_same_games_on_one_and_two_threads() {
     let (one, two) = (tmp("t1"), tmp("t2"));
-    let s1 = play::<Fide>(&one, &selfplay::<Fide>(6, 1), false).unwrap();
-    let s2 = play::<Fide>(&two, &selfplay::<Fide>(6, 2), false).unwrap();
+    let s1 = play::<Fide>(
+        stackchess_traditional::fide_rules(),
+        &one,
+        &selfplay::<Fide>(stackchess_traditional::fide_rules(), 6, 1),
+        false,
+    )
+    .unwrap();
+    let s2 = play::<Fide>(
+        stackchess_traditional::fide_rules(),
+        &two,
+        &selfplay::<Fide>(stackchess_traditional::fide_rules(), 6, 2),
+        false,
+    )
+    .unwrap();
     assert_eq!((s1.end, s1.done, s2.end, s2.done), (RunEnd::Complete, 6, RunEnd::Complete, 6));
     let (a, b) = (games(&one), games(&two));
     assert_eq!(a.keys().copied().collect::<Vec<_>>(), (0..6).collect::<Vec<_>>());
@@ -85,13 +103,19 @@ fn same_seed_same_games_on_one_and_two_threads() {
     // Different games were played (the openings differ), and every one replays legally.
     assert!(a.values().map(|r| &r.moves).collect::<std::collections::HashSet<_>>().len() > 1);
     for r in a.values() {
-        replay::<Fide>(r).unwrap();
+        replay::<Fide>(stackchess_traditional::fide_rules(), r).unwrap();
         assert_eq!(r.run_key, s1.run_key);
         assert_eq!(r.game_id, format!("{}-{:06}", s1.run_key, r.index));
     }
     // Another seed gives another run key and other games.
     let other = tmp("t3");
-    let s3 = play::<Fide>(&other, &RunConfig { seed: 43, ..selfplay::<Fide>(6, 2) }, false).unwrap();
+    let s3 = play::<Fide>(
+        stackchess_traditional::fide_rules(),
+        &other,
+        &RunConfig { seed: 43, ..selfplay::<Fide>(stackchess_traditional::fide_rules(), 6, 2) },
+        false,
+    )
+    .unwrap();
     assert_ne!(s3.run_key, s1.run_key);
     assert_ne!(
         games(&other).values().map(|r| r.moves.clone()).collect::<Vec<_>>(),
@@ -105,20 +129,28 @@ fn same_seed_same_games_on_one_and_two_threads() {
 #[test]
 fn interrupted_then_resumed_equals_uninterrupted() {
     let (whole, cut) = (tmp("whole"), tmp("cut"));
-    let cfg = selfplay::<Malka>(8, 2);
-    play::<Malka>(&whole, &cfg, false).unwrap();
+    let cfg = selfplay::<Malka>(stackchess_malka::rules(), 8, 2);
+    play::<Malka>(stackchess_malka::rules(), &whole, &cfg, false).unwrap();
     let stop = AtomicBool::new(false);
-    let s = run::<Malka>(&cut, &cfg, false, &stop, &mut StopAfter { after: 3, seen: 0, stop: &stop }).unwrap();
+    let s = run::<Malka>(
+        stackchess_malka::rules(),
+        &cut,
+        &cfg,
+        false,
+        &stop,
+        &mut StopAfter { after: 3, seen: 0, stop: &stop },
+    )
+    .unwrap();
     assert_eq!(s.end, RunEnd::Interrupted);
     assert!(s.done >= 3 && s.done < 8, "{s:?}");
     let partial = games(&cut);
     assert_eq!(partial.len() as u64, s.done);
     // Without --resume the directory is refused; with other settings the resume is refused.
-    assert!(matches!(play::<Malka>(&cut, &cfg, false), Err(Error::NotEmpty(_))));
+    assert!(matches!(play::<Malka>(stackchess_malka::rules(), &cut, &cfg, false), Err(Error::NotEmpty(_))));
     let other = RunConfig { seed: 7, ..cfg.clone() };
-    let err = play::<Malka>(&cut, &other, true).unwrap_err();
+    let err = play::<Malka>(stackchess_malka::rules(), &cut, &other, true).unwrap_err();
     assert!(err.to_string().contains("seed: 42 -> 7"), "{err}");
-    let r = play::<Malka>(&cut, &cfg, true).unwrap();
+    let r = play::<Malka>(stackchess_malka::rules(), &cut, &cfg, true).unwrap();
     assert_eq!((r.end, r.done, r.played), (RunEnd::Complete, 8, 8 - s.done));
     let (a, b) = (games(&whole), games(&cut));
     assert_eq!(a, b);
@@ -130,11 +162,11 @@ fn interrupted_then_resumed_equals_uninterrupted() {
     assert_eq!(pgn.matches("[Event ").count(), 8);
     for g in b.values() {
         assert_eq!(pgn.matches(&format!("[GameId \"{}\"]", g.game_id)).count(), 1);
-        replay::<Malka>(g).unwrap();
+        replay::<Malka>(stackchess_malka::rules(), g).unwrap();
     }
     // Resuming a complete run plays nothing; a larger --games extends it.
-    assert_eq!(play::<Malka>(&cut, &cfg, true).unwrap().played, 0);
-    let more = play::<Malka>(&cut, &RunConfig { games: 10, ..cfg }, true).unwrap();
+    assert_eq!(play::<Malka>(stackchess_malka::rules(), &cut, &cfg, true).unwrap().played, 0);
+    let more = play::<Malka>(stackchess_malka::rules(), &cut, &RunConfig { games: 10, ..cfg }, true).unwrap();
     assert_eq!((more.played, more.done), (2, 10));
     std::fs::remove_dir_all(whole).unwrap();
     std::fs::remove_dir_all(cut).unwrap();
@@ -143,8 +175,8 @@ fn interrupted_then_resumed_equals_uninterrupted() {
 #[test]
 fn a_cut_off_last_record_is_dropped_and_replayed() {
     let dir = tmp("trunc");
-    let cfg = selfplay::<Fide>(4, 2);
-    play::<Fide>(&dir, &cfg, false).unwrap();
+    let cfg = selfplay::<Fide>(stackchess_traditional::fide_rules(), 4, 2);
+    play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, false).unwrap();
     let before = games(&dir);
     let csv = dir.join("games.csv");
     let text = std::fs::read_to_string(&csv).unwrap();
@@ -154,7 +186,7 @@ fn a_cut_off_last_record_is_dropped_and_replayed() {
     let pgn = dir.join("games.pgn");
     let ptext = std::fs::read_to_string(&pgn).unwrap();
     std::fs::write(&pgn, &ptext[..ptext.len() - 30]).unwrap();
-    let s = play::<Fide>(&dir, &cfg, true).unwrap();
+    let s = play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, true).unwrap();
     assert!(s.recovered.truncated_bytes > 0);
     assert_eq!((s.recovered.records, s.played, s.end), (3, 1, RunEnd::Complete));
     assert_eq!(games(&dir), before);
@@ -164,7 +196,7 @@ fn a_cut_off_last_record_is_dropped_and_replayed() {
     let text = std::fs::read_to_string(&csv).unwrap();
     let last = text.trim_end().rfind('\n').unwrap() + 1;
     std::fs::write(&csv, format!("{}{}\n", &text[..last], "a,b,c")).unwrap();
-    let s = play::<Fide>(&dir, &cfg, true).unwrap();
+    let s = play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, true).unwrap();
     assert_eq!((s.recovered.records, s.played), (3, 1));
     assert_eq!(games(&dir), before);
     std::fs::remove_dir_all(dir).unwrap();
@@ -173,20 +205,20 @@ fn a_cut_off_last_record_is_dropped_and_replayed() {
 #[test]
 fn a_damaged_record_in_the_middle_is_an_error_naming_the_line() {
     let dir = tmp("corrupt");
-    let cfg = selfplay::<Fide>(4, 1);
-    play::<Fide>(&dir, &cfg, false).unwrap();
+    let cfg = selfplay::<Fide>(stackchess_traditional::fide_rules(), 4, 1);
+    play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, false).unwrap();
     let csv = dir.join("games.csv");
     let text = std::fs::read_to_string(&csv).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
     lines[2] = "garbage,1,2";
     std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
-    let err = play::<Fide>(&dir, &cfg, true).unwrap_err().to_string();
+    let err = play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, true).unwrap_err().to_string();
     assert!(err.contains("games.csv, line 3"), "{err}");
     // The file is left as it was.
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), lines.join("\n") + "\n");
     // A wrong header is named too.
     std::fs::write(&csv, text.replacen("game_id", "id", 1)).unwrap();
-    let err = play::<Fide>(&dir, &cfg, true).unwrap_err().to_string();
+    let err = play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, true).unwrap_err().to_string();
     assert!(err.contains("line 1") && err.contains("header"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -197,16 +229,16 @@ fn a_match_alternates_colours_and_pairs_openings() {
     let cfg = RunConfig {
         paired: true,
         engines: vec![spec("A", SearchConfig::for_variant("fide"), 200), spec("B", SearchConfig::plain("fide"), 200)],
-        ..selfplay::<Fide>(6, 2)
+        ..selfplay::<Fide>(stackchess_traditional::fide_rules(), 6, 2)
     };
-    play::<Fide>(&dir, &cfg, false).unwrap();
+    play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, false).unwrap();
     let g = games(&dir);
     for r in g.values() {
         assert_eq!(r.pair, r.index / 2);
         let a_white = r.index % 2 == 0;
         assert_eq!((r.white.as_str(), r.black.as_str()), if a_white { ("A", "B") } else { ("B", "A") });
         assert!(r.settings.starts_with("A: nodes=200") && r.settings.contains(" | B: nodes=200"), "{}", r.settings);
-        replay::<Fide>(r).unwrap();
+        replay::<Fide>(stackchess_traditional::fide_rules(), r).unwrap();
     }
     for k in 0..3 {
         assert_eq!(g[&(2 * k)].start_lfen, g[&(2 * k + 1)].start_lfen, "pair {k} shares its opening");

@@ -1,7 +1,6 @@
 //! A run split into shards and merged back equals the run played whole; shards refuse to be
 //! resumed as another shard, and directories of different runs refuse to merge.
 
-use stackchess_core::Position;
 use stackchess_search::{Limits, SearchConfig};
 use stackchess_selfplay::{
     merge, read_records, run, Adjudication, EngineSpec, Error, GameRecord, Manifest, NoProgress, Openings, RunConfig,
@@ -29,7 +28,7 @@ fn config(games: u64, shard: Shard) -> RunConfig {
         adjudication: Adjudication { max_plies: Some(60), ..Adjudication::default() },
         engines: vec![EngineSpec {
             label: "default".into(),
-            config: SearchConfig { hash_mb: 1, ..SearchConfig::for_variant(Fide::variant_name()) },
+            config: SearchConfig { hash_mb: 1, ..SearchConfig::for_variant("fide") },
             limits: Limits::nodes(150),
         }],
         event: "test".into(),
@@ -38,7 +37,7 @@ fn config(games: u64, shard: Shard) -> RunConfig {
 }
 
 fn play(dir: &Path, cfg: &RunConfig, resume: bool) -> Result<stackchess_selfplay::Summary, Error> {
-    run::<Fide>(dir, cfg, resume, &AtomicBool::new(false), &mut NoProgress)
+    run::<Fide>(stackchess_traditional::fide_rules(), dir, cfg, resume, &AtomicBool::new(false), &mut NoProgress)
 }
 
 fn games(dir: &Path) -> BTreeMap<u64, GameRecord> {

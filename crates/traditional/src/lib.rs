@@ -1,7 +1,8 @@
 //! Nardeshir 3D chess, Traditional rule set (sliding queen, double step, en passant, free
 //! promotion), and `fide`: the same rules on a single level, which is standard chess.
 
-use stackchess_nardeshir::{Board, RuleSet, Tables, Variant};
+use stackchess_core::Rules;
+use stackchess_nardeshir::{Board, RuleSet, Tables};
 use std::sync::OnceLock;
 
 /// The Nardeshir start position: White on level 1, Black on level 3.
@@ -12,40 +13,44 @@ pub const FIDE_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq
 
 /// The Traditional rule set as data.
 #[must_use]
-pub fn rules() -> RuleSet {
+pub fn rule_set() -> RuleSet {
     RuleSet::nardeshir("traditional", 3, false, START)
 }
 
-/// Standard chess: the Traditional rule set on one level.
+/// Standard chess as data: the Traditional rule set on one level.
 #[must_use]
-pub fn fide_rules() -> RuleSet {
+pub fn fide_rule_set() -> RuleSet {
     RuleSet::nardeshir("fide", 1, false, FIDE_START)
 }
 
-/// Marker type of the Traditional rule set.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TraditionalRules;
-
-impl Variant<3> for TraditionalRules {
-    fn tables() -> &'static Tables<3> {
-        static T: OnceLock<Tables<3>> = OnceLock::new();
-        T.get_or_init(|| Tables::new(rules()))
-    }
+/// The Traditional rules (built once).
+#[must_use]
+pub fn rules() -> &'static Tables<3> {
+    static T: OnceLock<&'static Tables<3>> = OnceLock::new();
+    T.get_or_init(|| Tables::leak(rule_set()))
 }
 
-/// Marker type of standard chess.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FideRules;
+/// The rules of standard chess (built once).
+#[must_use]
+pub fn fide_rules() -> &'static Tables<1> {
+    static T: OnceLock<&'static Tables<1>> = OnceLock::new();
+    T.get_or_init(|| Tables::leak(fide_rule_set()))
+}
 
-impl Variant<1> for FideRules {
-    fn tables() -> &'static Tables<1> {
-        static T: OnceLock<Tables<1>> = OnceLock::new();
-        T.get_or_init(|| Tables::new(fide_rules()))
-    }
+/// The Traditional start position.
+#[must_use]
+pub fn startpos() -> Traditional {
+    rules().startpos()
+}
+
+/// The standard chess start position.
+#[must_use]
+pub fn fide_startpos() -> Fide {
+    fide_rules().startpos()
 }
 
 /// A Traditional position.
-pub type Traditional = Board<3, TraditionalRules>;
+pub type Traditional = Board<3>;
 
 /// A standard chess position.
-pub type Fide = Board<1, FideRules>;
+pub type Fide = Board<1>;

@@ -13,33 +13,12 @@
 //! castling = true
 //! ```
 //!
-//! Only `name` and `base` are required; every other key defaults to the base's rule. A process
-//! holds up to [`SLOTS`] rule sets at once (each is a distinct position type).
+//! Only `name` and `base` are required; every other key defaults to the base's rule.
 
 use stackchess_core::Role;
 use stackchess_geometry::{Dir, GroupSet};
-use stackchess_nardeshir::{Board, Movement, Promotion, RuleSet, Tables, Variant as RulesVariant};
-use std::sync::{Mutex, OnceLock};
-
-/// How many user-defined rule sets one process can hold.
-pub const SLOTS: usize = 4;
-
-/// Marker type of the user-defined rule set in slot `S`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CustomRules<const S: usize>;
-
-/// A position of the user-defined rule set in slot `S`.
-pub type Custom<const S: usize> = Board<3, CustomRules<S>>;
-
-/// The installed rule sets: tables, and the spec each came from.
-static TABLES: [OnceLock<Tables<3>>; SLOTS] = [const { OnceLock::new() }; SLOTS];
-static INSTALLING: Mutex<()> = Mutex::new(());
-
-impl<const S: usize> RulesVariant<3> for CustomRules<S> {
-    fn tables() -> &'static Tables<3> {
-        TABLES[S].get().expect("a custom rule set is installed before its positions are made")
-    }
-}
+use stackchess_nardeshir::{Movement, Promotion, RuleSet, Tables};
+use std::sync::Mutex;
 
 /// A rule set read from a spec, before it is installed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,49 +124,37 @@ fn movement(groups: GroupSet, how: &str) -> Option<Movement> {
     }
 }
 
-/// Installs `spec` and returns its slot: the slot of an installed rule set of the same name if
-/// its rules are the same, else the next free one.
+/// A loaded user-defined rule set.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    /// Its tables (the rule-set handle).
+    pub(crate) tables: &'static Tables<3>,
+    /// The built-in rule set it changes (its evaluation is used for it).
+    pub(crate) base: &'static str,
+}
+
+static LOADED: Mutex<Vec<&'static Loaded>> = Mutex::new(Vec::new());
+
+/// Loads `spec`, or finds it loaded already: any number of rule sets can be loaded, each once.
 ///
 /// # Errors
-/// A different rule set under a name already installed, or every slot taken.
-pub fn install(spec: Spec) -> Result<usize, String> {
-    let _guard = INSTALLING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    for (slot, cell) in TABLES.iter().enumerate() {
-        match cell.get() {
-            Some(t) if t.rules.name == spec.rules.name => {
-                return if t.rules == spec.rules {
-                    Ok(slot)
-                } else {
-                    Err(format!("another rule set named '{}' is loaded already", spec.rules.name))
-                };
-            }
-            Some(_) => {}
-            None => {
-                let _ = BASES[slot].set(spec.base);
-                let _ = cell.set(Tables::new(spec.rules));
-                return Ok(slot);
-            }
-        }
+/// A different rule set under a name already loaded.
+pub(crate) fn install(spec: Spec) -> Result<&'static Loaded, String> {
+    let mut loaded = LOADED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(l) = loaded.iter().find(|l| l.tables.rules.name == spec.rules.name) {
+        return if l.tables.rules == spec.rules {
+            Ok(l)
+        } else {
+            Err(format!("another rule set named '{}' is loaded already", spec.rules.name))
+        };
     }
-    Err(format!("at most {SLOTS} user-defined rule sets can be used at once"))
+    let l: &'static Loaded = Box::leak(Box::new(Loaded { tables: Tables::leak(spec.rules), base: spec.base }));
+    loaded.push(l);
+    Ok(l)
 }
 
-static BASES: [OnceLock<&'static str>; SLOTS] = [const { OnceLock::new() }; SLOTS];
-
-/// The name of the rule set in `slot`, if one is installed.
-#[must_use]
-pub fn name(slot: usize) -> Option<&'static str> {
-    TABLES.get(slot)?.get().map(|t| t.rules.name)
-}
-
-/// The built-in rule set the rule set in `slot` changes.
-#[must_use]
-pub fn base(slot: usize) -> Option<&'static str> {
-    BASES.get(slot)?.get().copied()
-}
-
-/// The slot of the installed rule set named `name`.
-#[must_use]
-pub fn find(name: &str) -> Option<usize> {
-    (0..SLOTS).find(|&s| self::name(s).is_some_and(|n| n.eq_ignore_ascii_case(name)))
+/// The loaded rule set named `name`.
+pub(crate) fn find(name: &str) -> Option<&'static Loaded> {
+    let loaded = LOADED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    loaded.iter().find(|l| l.tables.rules.name.eq_ignore_ascii_case(name)).copied()
 }

@@ -9,11 +9,11 @@ use stackchess_core::Position;
 use std::fmt;
 use std::str::FromStr;
 
-pub use stackchess_air_attack::AirAttack;
-pub use stackchess_malka::Malka;
-pub use stackchess_traditional::{Fide, Traditional};
+pub use stackchess_air_attack::{self as air_attack, AirAttack};
+pub use stackchess_malka::{self as malka, Malka};
+pub use stackchess_traditional::{self as traditional, Fide, Traditional};
 
-/// A variant, chosen at run time.
+/// A rule set, chosen at run time: a built-in variant, or one loaded from a rule file.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Variant {
     /// Nardeshir, Malka rule set (the default).
@@ -25,8 +25,29 @@ pub enum Variant {
     Fide,
     /// Air Attack Chess: two levels and the transfer move.
     AirAttack,
-    /// A user-defined Nardeshir rule set ([`custom`]), by its slot.
-    Custom(u8),
+    /// A user-defined rule set ([`custom`]).
+    Custom(Custom),
+}
+
+/// A loaded user-defined rule set: a handle that compares by identity.
+#[derive(Clone, Copy)]
+pub struct Custom(&'static custom::Loaded);
+
+impl PartialEq for Custom {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.0, o.0)
+    }
+}
+impl Eq for Custom {}
+impl std::hash::Hash for Custom {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        std::ptr::hash(self.0, h);
+    }
+}
+impl fmt::Debug for Custom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Custom({})", self.0.tables.rules.name)
+    }
 }
 
 impl Variant {
@@ -41,7 +62,7 @@ impl Variant {
             Variant::Traditional => "traditional",
             Variant::Fide => "fide",
             Variant::AirAttack => "air-attack",
-            Variant::Custom(slot) => custom::name(usize::from(slot)).unwrap_or("custom"),
+            Variant::Custom(c) => c.0.tables.rules.name,
         }
     }
 
@@ -60,38 +81,30 @@ impl Variant {
     #[must_use]
     pub fn eval_name(self) -> &'static str {
         match self {
-            Variant::Custom(slot) => custom::base(usize::from(slot)).unwrap_or("traditional"),
+            Variant::Custom(c) => c.0.base,
             v => v.name(),
         }
     }
 
-    /// Reads a user-defined rule set ([`custom`]) from `path` and installs it.
+    /// Reads a user-defined rule set ([`custom`]) from `path` and loads it.
     ///
     /// # Errors
     /// An unreadable file or a bad spec, naming the file (and line).
     pub fn load_rules(path: &std::path::Path) -> Result<Variant, VariantError> {
         let err = |message: String| VariantError::Rules { path: path.display().to_string(), message };
         let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-        let slot = custom::install(custom::parse_spec(&text).map_err(err)?).map_err(err)?;
-        Ok(Variant::Custom(u8::try_from(slot).unwrap_or(u8::MAX)))
+        let loaded = custom::install(custom::parse_spec(&text).map_err(err)?).map_err(err)?;
+        Ok(Variant::Custom(Custom(loaded)))
     }
 
-    /// Calls `f` with this variant's position type.
-    ///
-    /// # Panics
-    /// For a [`Variant::Custom`] slot with no rule set installed (only [`Variant::load_rules`]
-    /// and [`FromStr`] make custom variants, after installing their rules).
+    /// Calls `f` with this variant's position type and rules.
     pub fn with<F: WithPosition>(self, f: F) -> F::Output {
         match self {
-            Variant::Malka => f.call::<Malka>(),
-            Variant::Traditional => f.call::<Traditional>(),
-            Variant::Fide => f.call::<Fide>(),
-            Variant::AirAttack => f.call::<AirAttack>(),
-            Variant::Custom(0) => f.call::<custom::Custom<0>>(),
-            Variant::Custom(1) => f.call::<custom::Custom<1>>(),
-            Variant::Custom(2) => f.call::<custom::Custom<2>>(),
-            Variant::Custom(3) => f.call::<custom::Custom<3>>(),
-            Variant::Custom(slot) => panic!("no user-defined rule set in slot {slot}"),
+            Variant::Malka => f.call::<Malka>(stackchess_malka::rules()),
+            Variant::Traditional => f.call::<Traditional>(stackchess_traditional::rules()),
+            Variant::Fide => f.call::<Fide>(stackchess_traditional::fide_rules()),
+            Variant::AirAttack => f.call::<AirAttack>(stackchess_air_attack::rules()),
+            Variant::Custom(c) => f.call::<Malka>(c.0.tables),
         }
     }
 }
@@ -101,7 +114,7 @@ impl Variant {
 #[must_use]
 pub fn eval_name(name: &str) -> &str {
     match custom::find(name) {
-        Some(slot) => custom::base(slot).unwrap_or(name),
+        Some(l) => l.base,
         None => name,
     }
 }
@@ -110,8 +123,8 @@ pub fn eval_name(name: &str) -> &str {
 pub trait WithPosition {
     /// What it returns.
     type Output;
-    /// Runs with the position type `P`.
-    fn call<P: Position>(self) -> Self::Output;
+    /// Runs with the position type `P` under `rules`.
+    fn call<P: Position>(self, rules: P::Rules) -> Self::Output;
 }
 
 impl fmt::Display for Variant {
@@ -154,17 +167,59 @@ impl std::error::Error for VariantError {}
 
 impl FromStr for Variant {
     type Err = VariantError;
-    /// A built-in name, `rules:FILE` (loads a user-defined rule set), or the name of a loaded one.
+    /// A built-in name, or the name of a loaded rule set (loading one is [`VariantArg::load`]).
     fn from_str(s: &str) -> Result<Variant, VariantError> {
-        if let Some(path) = s.strip_prefix("rules:") {
-            return Variant::load_rules(std::path::Path::new(path));
-        }
         if let Some(v) = Variant::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(s)) {
             return Ok(v);
         }
-        custom::find(s)
-            .map(|slot| Variant::Custom(u8::try_from(slot).unwrap_or(u8::MAX)))
-            .ok_or_else(|| VariantError::Unknown(s.to_owned()))
+        custom::find(s).map(|l| Variant::Custom(Custom(l))).ok_or_else(|| VariantError::Unknown(s.to_owned()))
+    }
+}
+
+/// A variant as given on the command line: a name, or `rules:FILE`. Parsing reads nothing;
+/// [`VariantArg::load`] is the explicit step that reads and loads a rule file.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct VariantArg(String);
+
+impl VariantArg {
+    /// The variant: a built-in or loaded one by name, or the rule file loaded.
+    ///
+    /// # Errors
+    /// An unknown name, or an unreadable or bad rule file.
+    pub fn load(&self) -> Result<Variant, VariantError> {
+        match self.0.strip_prefix("rules:") {
+            Some(path) => Variant::load_rules(std::path::Path::new(path)),
+            None => self.0.parse(),
+        }
+    }
+
+    /// The text given.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for VariantArg {
+    type Err = VariantError;
+    /// Any `rules:FILE` (read later, by [`VariantArg::load`]) or a non-empty name.
+    fn from_str(s: &str) -> Result<VariantArg, VariantError> {
+        if s.trim().is_empty() || s == "rules:" {
+            return Err(VariantError::Unknown(s.to_owned()));
+        }
+        Ok(VariantArg(s.trim().to_owned()))
+    }
+}
+
+impl Default for VariantArg {
+    fn default() -> Self {
+        VariantArg("malka".to_owned())
+    }
+}
+
+impl fmt::Display for VariantArg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
     }
 }
 
@@ -175,8 +230,9 @@ mod tests {
     struct Start;
     impl WithPosition for Start {
         type Output = String;
-        fn call<P: Position>(self) -> String {
-            P::startpos().to_lfen()
+        fn call<P: Position>(self, rules: P::Rules) -> String {
+            use stackchess_core::Rules as _;
+            rules.startpos().to_lfen()
         }
     }
 

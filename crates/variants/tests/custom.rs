@@ -1,9 +1,10 @@
 //! User-defined rule sets: a file that restates a built-in rule set reproduces its golden perft
 //! counts; a real change changes the moves; bad files are refused naming the line.
 
+use stackchess_core::Rules as _;
 use stackchess_core::{coord, parse_perft_file, Position};
 use stackchess_variants::custom::parse_spec;
-use stackchess_variants::{eval_name, Variant, WithPosition};
+use stackchess_variants::{eval_name, Variant, VariantArg, WithPosition};
 use std::path::PathBuf;
 
 fn rules_file(name: &str, text: &str) -> PathBuf {
@@ -15,7 +16,7 @@ fn rules_file(name: &str, text: &str) -> PathBuf {
 }
 
 fn load(name: &str, text: &str) -> Variant {
-    format!("rules:{}", rules_file(name, text).display()).parse().unwrap()
+    format!("rules:{}", rules_file(name, text).display()).parse::<VariantArg>().unwrap().load().unwrap()
 }
 
 /// Checks a variant against the golden file of `golden` up to `limit` nodes; returns the count
@@ -27,13 +28,13 @@ struct Golden {
 
 impl WithPosition for Golden {
     type Output = usize;
-    fn call<P: Position>(self) -> usize {
+    fn call<P: Position>(self, rules: P::Rules) -> usize {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../data/perft/{}.perft", self.golden));
         let mut checked = 0;
         for e in parse_perft_file(&std::fs::read_to_string(&path).unwrap()).unwrap() {
-            let pos = P::from_lfen(&e.lfen).unwrap();
+            let pos = rules.from_lfen(&e.lfen).unwrap();
             for (d, n) in e.counts.into_iter().filter(|&(_, n)| n <= self.limit) {
-                assert_eq!(pos.perft(d), n, "{}: perft({d}) of {} (line {})", P::variant_name(), e.lfen, e.line);
+                assert_eq!(pos.perft(d), n, "{}: perft({d}) of {} (line {})", rules.name(), e.lfen, e.line);
                 checked += 1;
             }
         }
@@ -61,8 +62,8 @@ fn restating_a_built_in_rule_set_gives_its_golden_counts() {
 struct FirstMoves;
 impl WithPosition for FirstMoves {
     type Output = Vec<String>;
-    fn call<P: Position>(self) -> Vec<String> {
-        P::startpos().moves().iter().map(|&m| coord::<P>(m)).collect()
+    fn call<P: Position>(self, rules: P::Rules) -> Vec<String> {
+        rules.startpos().moves().iter().map(|&m| coord::<P>(m)).collect()
     }
 }
 
@@ -99,15 +100,21 @@ fn bad_rule_files_are_refused_naming_the_line() {
         let e = parse_spec(text).unwrap_err();
         assert!(e.contains(want), "{text:?}: {e}");
     }
-    let e = format!("rules:{}", rules_file("bad", "name = x\nbase = y\n").display()).parse::<Variant>().unwrap_err();
+    let e = format!("rules:{}", rules_file("bad", "name = x\nbase = y\n").display())
+        .parse::<VariantArg>()
+        .unwrap()
+        .load()
+        .unwrap_err();
     assert!(e.to_string().contains("bad.rules: line 2: base 'y'"), "{e}");
-    let e = "rules:/no/such.rules".parse::<Variant>().unwrap_err().to_string();
+    let e = "rules:/no/such.rules".parse::<VariantArg>().unwrap().load().unwrap_err().to_string();
     assert!(e.contains("rule set /no/such.rules:"), "{e}");
     assert!("nothing".parse::<Variant>().unwrap_err().to_string().contains("rules:FILE"));
     // A different rule set under a loaded name is refused.
     load("same-name", "name = same-name\nbase = malka\n");
     let e = format!("rules:{}", rules_file("same-name2", "name = same-name\nbase = traditional\n").display())
-        .parse::<Variant>()
+        .parse::<VariantArg>()
+        .unwrap()
+        .load()
         .unwrap_err();
     assert!(e.to_string().contains("another rule set named 'same-name'"), "{e}");
 }

@@ -1,6 +1,7 @@
 //! User-defined rule sets at their extremes still give a valid start and legal play (a test
 //! binary of its own: a process holds only four rule sets).
 
+use stackchess_core::Rules as _;
 use stackchess_core::{Castling, Position};
 use stackchess_variants::{Variant, WithPosition};
 
@@ -9,15 +10,15 @@ fn load(name: &str, text: &str) -> Variant {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.rules"));
     std::fs::write(&path, text).unwrap();
-    format!("rules:{}", path.display()).parse().unwrap()
+    Variant::load_rules(&path).unwrap()
 }
 
 /// The start position's castling rights and its perft to depth 2.
 struct Start;
 impl WithPosition for Start {
     type Output = (Castling, u64);
-    fn call<P: Position>(self) -> (Castling, u64) {
-        let p = P::startpos();
+    fn call<P: Position>(self, rules: P::Rules) -> (Castling, u64) {
+        let p = rules.startpos();
         (p.castling(), p.perft(2))
     }
 }

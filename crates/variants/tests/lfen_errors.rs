@@ -1,12 +1,13 @@
 //! Malformed positions are rejected with an error naming the field and the fault.
 
+use stackchess_core::Rules as _;
 use stackchess_core::{LfenField, Position};
 use stackchess_variants::{AirAttack, Fide, Malka, Traditional};
 
 const START: &str = "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1";
 
-fn err<P: Position>(lfen: &str) -> (LfenField, String) {
-    let e = P::from_lfen(lfen).expect_err(lfen);
+fn err<P: Position>(rules: P::Rules, lfen: &str) -> (LfenField, String) {
+    let e = rules.from_lfen(lfen).expect_err(lfen);
     let text = e.to_string();
     (e.field, text)
 }
@@ -87,7 +88,7 @@ fn malformed_positions_name_the_field() {
         ),
     ];
     for (lfen, field, needle) in cases {
-        let (f, text) = err::<Traditional>(lfen);
+        let (f, text) = err::<Traditional>(stackchess_variants::traditional::rules(), lfen);
         assert_eq!(f, field, "{lfen}: {text}");
         assert!(text.contains(needle), "{lfen}: '{text}' lacks '{needle}'");
     }
@@ -96,7 +97,10 @@ fn malformed_positions_name_the_field() {
 #[test]
 fn illegal_positions_are_rejected() {
     // The side not to move is in check: a white rook on 2e8 checks 3e8 vertically, with White to move.
-    let (f, text) = err::<Traditional>("8/8/8/8/8/8/8/4K3|4R3/8/8/8/8/8/8/8|4k3/8/8/8/8/8/8/8 w - -");
+    let (f, text) = err::<Traditional>(
+        stackchess_variants::traditional::rules(),
+        "8/8/8/8/8/8/8/4K3|4R3/8/8/8/8/8/8/8|4k3/8/8/8/8/8/8/8 w - -",
+    );
     assert_eq!(f, LfenField::Position, "{text}");
     assert!(text.contains("black is in check"), "{text}");
     // A white pawn on rank 1 (any level), on a promotion cell, and a black pawn on rank 8.
@@ -105,20 +109,34 @@ fn illegal_positions_are_rejected() {
         "8/8/8/8/8/8/8/4K3|8/8/8/8/8/8/8/8|P3k3/8/8/8/8/8/8/8 w - -",
         "p7/8/8/8/8/8/8/4K3|8/8/8/8/8/8/8/8|4k3/8/8/8/8/8/8/8 w - -",
     ] {
-        let (f, text) = err::<Malka>(lfen);
+        let (f, text) = err::<Malka>(stackchess_variants::malka::rules(), lfen);
         assert_eq!(f, LfenField::Placement, "{text}");
         assert!(text.contains("pawn on"), "{text}");
     }
     // Malka has no double step, so no en-passant cell; fide reads plain FEN cells.
-    let (f, text) = err::<Malka>("8/8/8/8/4P3/8/8/4K3|8/8/8/8/8/8/8/8|4k3/8/8/8/8/8/8/8 b - 1e3");
+    let (f, text) = err::<Malka>(
+        stackchess_variants::malka::rules(),
+        "8/8/8/8/4P3/8/8/4K3|8/8/8/8/8/8/8/8|4k3/8/8/8/8/8/8/8 b - 1e3",
+    );
     assert_eq!(f, LfenField::EnPassant);
     assert!(text.contains("no double step"), "{text}");
-    assert!(Fide::from_lfen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").is_ok());
-    assert!(Fide::from_lfen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq 1e3 0 1").is_ok());
-    assert_eq!(err::<Fide>("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e6 0 1").0, LfenField::EnPassant);
-    assert_eq!(err::<Fide>(START).0, LfenField::Placement);
+    assert!(stackchess_traditional::fide_rules()
+        .from_lfen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+        .is_ok());
+    assert!(stackchess_traditional::fide_rules()
+        .from_lfen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq 1e3 0 1")
+        .is_ok());
+    assert_eq!(
+        err::<Fide>(
+            stackchess_variants::traditional::fide_rules(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e6 0 1"
+        )
+        .0,
+        LfenField::EnPassant
+    );
+    assert_eq!(err::<Fide>(stackchess_variants::traditional::fide_rules(), START).0, LfenField::Placement);
     // Every variant reads the fields through the same code: five fields is an error everywhere.
     let five = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8 w KQkq - 0";
-    assert_eq!(err::<AirAttack>(five).0, LfenField::Fields);
-    assert!(AirAttack::from_lfen(&five.replace(" - 0", " - 0 1")).is_ok());
+    assert_eq!(err::<AirAttack>(stackchess_variants::air_attack::rules(), five).0, LfenField::Fields);
+    assert!(stackchess_air_attack::rules().from_lfen(&five.replace(" - 0", " - 0 1")).is_ok());
 }

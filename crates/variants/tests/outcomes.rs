@@ -1,7 +1,7 @@
 //! Game outcomes by the rules: mate, stalemate, repetition, the 50-move rule, dead material.
 
+use stackchess_core::Rules as _;
 use stackchess_core::{parse_move, Color, Game, Position, Termination};
-use stackchess_variants::{Fide, Malka, Traditional};
 
 fn play<P: Position>(g: &mut Game<P>, moves: &[&str]) {
     for m in moves {
@@ -12,27 +12,31 @@ fn play<P: Position>(g: &mut Game<P>, moves: &[&str]) {
 
 #[test]
 fn checkmate_and_stalemate() {
-    let mut g = Game::new(Fide::startpos());
+    let mut g = Game::new(stackchess_traditional::fide_startpos());
     play(&mut g, &["f3", "e5", "g4", "Qh4#"]);
     let o = g.outcome().expect("mate");
     assert_eq!((o.winner, o.reason), (Some(Color::Black), Termination::Checkmate));
     assert_eq!(o.result(), "0-1");
     // Stalemate in 3D: the black king in the corner of the top level; four rooks cover its
     // seven neighbours on levels 2 and 3 without giving check.
-    let p = Malka::from_lfen("8/8/8/8/8/8/8/K7|R7/R7/8/8/8/8/8/8|7k/R7/8/8/8/8/8/6R1 b - - 0 1").unwrap();
+    let p = stackchess_malka::rules()
+        .from_lfen("8/8/8/8/8/8/8/K7|R7/R7/8/8/8/8/8/8|7k/R7/8/8/8/8/8/6R1 b - - 0 1")
+        .unwrap();
     assert!(!p.is_check());
     assert_eq!(p.outcome().map(|o| o.reason), Some(Termination::Stalemate));
     // The same with the g-file rook one level down: 3g8 is free, so the game goes on.
-    let p = Malka::from_lfen("8/8/8/8/8/8/8/K7|R7/R7/8/8/8/8/8/6R1|7k/R7/8/8/8/8/8/8 b - - 0 1").unwrap();
+    let p = stackchess_malka::rules()
+        .from_lfen("8/8/8/8/8/8/8/K7|R7/R7/8/8/8/8/8/6R1|7k/R7/8/8/8/8/8/8 b - - 0 1")
+        .unwrap();
     assert_eq!(p.outcome(), None);
     // Fide stalemate.
-    let p = Fide::from_lfen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    let p = stackchess_traditional::fide_rules().from_lfen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
     assert_eq!(p.outcome().map(|o| o.reason), Some(Termination::Stalemate));
 }
 
 #[test]
 fn threefold_repetition_and_fifty_moves() {
-    let mut g = Game::new(Traditional::startpos());
+    let mut g = Game::new(stackchess_traditional::startpos());
     let shuffle = ["N2b3", "N2b6", "N1b1", "N3b8"];
     play(&mut g, &shuffle);
     assert_eq!(g.repetitions(), 2);
@@ -41,7 +45,7 @@ fn threefold_repetition_and_fifty_moves() {
     assert_eq!(g.repetitions(), 3);
     assert_eq!(g.outcome().map(|o| o.reason), Some(Termination::Repetition));
 
-    let p = Fide::from_lfen("4k3/8/8/8/8/8/R7/4K3 w - - 99 80").unwrap();
+    let p = stackchess_traditional::fide_rules().from_lfen("4k3/8/8/8/8/8/R7/4K3 w - - 99 80").unwrap();
     let mut g = Game::new(p);
     assert!(g.outcome().is_none());
     play(&mut g, &["Ra3"]);
@@ -55,10 +59,10 @@ fn dead_material() {
         "8/8/8/8/8/8/8/K7|8/8/8/8/3B4/8/8/8|7k/8/8/8/8/8/8/8 w - -",
         "8/8/8/8/8/8/8/K7|8/8/8/8/3n4/8/8/8|7k/8/8/8/8/8/8/8 w - -",
     ] {
-        let p = Malka::from_lfen(lfen).unwrap();
+        let p = stackchess_malka::rules().from_lfen(lfen).unwrap();
         assert_eq!(p.outcome().map(|o| o.reason), Some(Termination::DeadMaterial), "{lfen}");
     }
-    let p = Malka::from_lfen("8/8/8/8/8/8/8/K7|8/8/8/8/3N4/8/8/8|7k/8/8/8/3p4/8/8/8 w - -").unwrap();
+    let p = stackchess_malka::rules().from_lfen("8/8/8/8/8/8/8/K7|8/8/8/8/3N4/8/8/8|7k/8/8/8/3p4/8/8/8 w - -").unwrap();
     assert_eq!(p.outcome(), None);
 }
 
@@ -66,8 +70,12 @@ fn dead_material() {
 fn attack_is_geometric_even_with_an_empty_promotion_pool() {
     // White has every piece kind on the board, so the pawn on 3b7 cannot promote (it has no
     // move at all); it still attacks 3c8, so a black king there stands in check.
-    let in_check = Malka::from_lfen("8/8/8/8/8/8/P7/RNBQKBNR|8/8/8/8/8/8/8/8|2k5/1P6/8/8/8/8/8/8 b - - 0 1").unwrap();
+    let in_check = stackchess_malka::rules()
+        .from_lfen("8/8/8/8/8/8/P7/RNBQKBNR|8/8/8/8/8/8/8/8|2k5/1P6/8/8/8/8/8/8 b - - 0 1")
+        .unwrap();
     assert!(in_check.is_check());
-    let pawn_moves = Malka::from_lfen("8/8/8/8/8/8/P7/RNBQKBNR|8/8/8/8/8/8/8/8|4k3/1P6/8/8/8/8/8/8 w - - 0 1").unwrap();
+    let pawn_moves = stackchess_malka::rules()
+        .from_lfen("8/8/8/8/8/8/P7/RNBQKBNR|8/8/8/8/8/8/8/8|4k3/1P6/8/8/8/8/8/8 w - - 0 1")
+        .unwrap();
     assert!(pawn_moves.moves().iter().all(|m| m.from().to_string() != "3b7"));
 }

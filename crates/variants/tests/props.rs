@@ -3,6 +3,7 @@
 //! position), copy-make leaves the original unchanged, notation round trips.
 
 use proptest::prelude::*;
+use stackchess_core::Rules as _;
 use stackchess_core::{coord, parse_coord, parse_move, san, Move, Position, SplitMix64};
 use stackchess_variants::{Variant, WithPosition};
 
@@ -13,12 +14,12 @@ struct Walk {
 
 impl WithPosition for Walk {
     type Output = ();
-    fn call<P: Position>(self) {
+    fn call<P: Position>(self, rules: P::Rules) {
         let mut rng = SplitMix64(self.seed);
-        let mut pos = P::startpos();
+        let mut pos = rules.startpos();
         for _ in 0..self.plies {
             let lfen = pos.to_lfen();
-            let back = P::from_lfen(&lfen).expect("own LFEN reads back");
+            let back = rules.from_lfen(&lfen).expect("own LFEN reads back");
             assert_eq!(back.to_lfen(), lfen, "LFEN round trip");
             // The re-read position's hash is computed from scratch.
             assert_eq!(back.hash(), pos.hash(), "incremental hash differs from scratch in {lfen}");
@@ -37,7 +38,7 @@ impl WithPosition for Walk {
             if !next.is_check() {
                 let mut null = next.clone();
                 null.play_null();
-                let reread = P::from_lfen(&null.to_lfen()).expect("null-move LFEN reads back");
+                let reread = rules.from_lfen(&null.to_lfen()).expect("null-move LFEN reads back");
                 assert_eq!(null.hash(), reread.hash(), "hash after a null move");
             }
             pos = next;

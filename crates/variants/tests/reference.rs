@@ -2,6 +2,7 @@
 //! written separately from RULES.md alone: same legal move set, same check status and same
 //! resulting position, on positions reached by seeded random play.
 
+use stackchess_core::Rules as _;
 use stackchess_core::{Move, MoveKind, Position, SplitMix64};
 use stackchess_variants::{Variant, WithPosition};
 
@@ -34,12 +35,12 @@ struct Compare {
 
 impl WithPosition for Compare {
     type Output = Coverage;
-    fn call<P: Position>(self) -> Coverage {
-        let name = P::variant_name();
+    fn call<P: Position>(self, rules: P::Rules) -> Coverage {
+        let name = rules.name();
         let mut rng = SplitMix64(self.seed);
         let mut cov = Coverage::default();
         let mut checked = 0;
-        let mut pos = P::startpos();
+        let mut pos = rules.startpos();
         let mut ply = 0;
         while checked < self.positions {
             let lfen = pos.to_lfen();
@@ -59,7 +60,7 @@ impl WithPosition for Compare {
             cov.promotions += usize::from(moves.iter().any(|m| m.promotion().is_some()));
             cov.level_changes += usize::from(moves.iter().any(|m| m.from().level() != m.to().level()));
             if moves.is_empty() || ply > 300 || pos.halfmove_clock() >= 100 {
-                pos = P::startpos();
+                pos = rules.startpos();
                 ply = 0;
                 continue;
             }
@@ -84,7 +85,7 @@ impl WithPosition for Compare {
                 let mut next = pos.clone();
                 next.play_unchecked(m);
                 assert_eq!(
-                    P::from_lfen(&after).expect("reference LFEN is readable").to_lfen(),
+                    rules.from_lfen(&after).expect("reference LFEN is readable").to_lfen(),
                     next.to_lfen(),
                     "{name}: positions differ after {} in {lfen}",
                     full(m)
@@ -127,9 +128,9 @@ struct Perft(u32);
 
 impl WithPosition for Perft {
     type Output = ();
-    fn call<P: Position>(self) {
-        let pos = P::startpos();
-        let name = P::variant_name();
+    fn call<P: Position>(self, rules: P::Rules) {
+        let pos = rules.startpos();
+        let name = rules.name();
         let reference = stackchess_reference::perft(name, &pos.to_lfen(), self.0).expect("reference perft");
         assert_eq!(pos.perft(self.0), reference, "{name}: start-position perft({}) differs", self.0);
     }

@@ -6,7 +6,7 @@
 
 use crate::common::{EngineArgs, PositionArgs};
 use anyhow::Result;
-use stackchess_core::{coord, san, Move, Position};
+use stackchess_core::{coord, san, Move, Position, Rules};
 use stackchess_search::{Engine, Limits, Report};
 use stackchess_variants::WithPosition;
 use std::sync::atomic::AtomicBool;
@@ -80,10 +80,10 @@ struct Run<'a>(&'a Args);
 
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.0;
-        let pos: P = a.pos.position()?;
-        let mut engine = Engine::<P>::new(a.engine.config(P::variant_name())?);
+        let pos: P = a.pos.position(rules)?;
+        let mut engine = Engine::<P>::new(rules, a.engine.config(rules.name())?);
         let stop = AtomicBool::new(false);
         let r = engine.search(&pos, &[], &a.limits.limits(), &stop, &mut |r| println!("{}", report_line(&pos, r)));
         match r.best_move() {
@@ -96,5 +96,5 @@ impl WithPosition for Run<'_> {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    a.pos.variant.with(Run(a))
+    a.pos.variant()?.with(Run(a))
 }

@@ -20,9 +20,9 @@ struct Run<'a>(&'a Args);
 
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let mut out = std::io::stdout().lock();
-        let mut pos: P = self.0.pos.position()?;
+        let mut pos: P = self.0.pos.position(rules)?;
         for (i, text) in self.0.moves.iter().enumerate() {
             match parse_move(&pos, text) {
                 Ok(m) => pos.play_unchecked(m),
@@ -36,5 +36,5 @@ impl WithPosition for Run<'_> {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    a.pos.variant.with(Run(a))
+    a.pos.variant()?.with(Run(a))
 }

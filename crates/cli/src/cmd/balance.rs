@@ -8,10 +8,10 @@ use crate::cmd::stats::{notes, warn_skipped, AnalysisArgs, OutputArgs};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_analysis::{analyse, compare_sets, comparisons_table, load, render, write_all, Options, Table};
-use stackchess_core::Position;
+use stackchess_core::{Position, Rules};
 use stackchess_search::{Limits, SearchConfig};
 use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, ResignRule, RunConfig, RunEnd, Shard};
-use stackchess_variants::{Variant, WithPosition};
+use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +28,7 @@ pub const DEFAULT_NODES: u64 = 1000;
 pub struct Args {
     /// Variants to play and compare, comma-separated (the first is A in the comparison).
     #[arg(long, value_delimiter = ',', default_value = "malka,traditional")]
-    pub variants: Vec<Variant>,
+    pub variants: Vec<VariantArg>,
     /// Games per variant.
     #[arg(long, default_value_t = DEFAULT_GAMES)]
     pub games: u64,
@@ -101,18 +101,18 @@ struct Batch<'a> {
 
 impl WithPosition for Batch<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.args;
         let engine = EngineSpec {
             label: "default".into(),
-            config: SearchConfig::for_variant(stackchess_variants::eval_name(P::variant_name())),
+            config: SearchConfig::for_variant(stackchess_variants::eval_name(rules.name())),
             limits: Limits::nodes(a.nodes),
         };
         let cfg = RunConfig {
             seed: a.seed,
             games: a.games,
             threads: a.threads,
-            openings: crate::cmd::book::openings::<P>(&a.openings, a.seed, a.games)?,
+            openings: crate::cmd::book::openings::<P>(rules, &a.openings, a.seed, a.games)?,
             opening_filter: None,
             paired: false,
             adjudication: Adjudication {
@@ -126,7 +126,7 @@ impl WithPosition for Batch<'_> {
         };
         let resume = self.dir.join("manifest.json").exists();
         let mut bar = Bar::new(a.quiet, self.variant);
-        let summary = stackchess_selfplay::run::<P>(self.dir, &cfg, resume, &STOP, &mut bar);
+        let summary = stackchess_selfplay::run::<P>(rules, self.dir, &cfg, resume, &STOP, &mut bar);
         bar.0.finish_and_clear();
         let summary = summary.with_context(|| {
             format!("self-play of {} in {} (remove the directory to start it afresh)", self.variant, self.dir.display())
@@ -153,9 +153,10 @@ pub fn run(a: &Args) -> Result<()> {
             std::process::exit(130);
         }
     })?;
+    let variants = a.variants.iter().map(VariantArg::load).collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
     let mut dirs = Vec::new();
-    for &v in &a.variants {
+    for &v in &variants {
         let dir = a.dir.join(v.name());
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let t = Instant::now();

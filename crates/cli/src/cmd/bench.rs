@@ -11,9 +11,9 @@
 
 use crate::common::EngineArgs;
 use anyhow::{Context, Result};
-use stackchess_core::{san, Position};
+use stackchess_core::{san, Position, Rules};
 use stackchess_search::{bench_depth, bench_positions, parse_epd, Engine, Limits};
-use stackchess_variants::{Variant, WithPosition};
+use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -34,7 +34,7 @@ pub struct Args {
     tactics: Option<PathBuf>,
     /// Variant of the suite's positions (with --tactics).
     #[arg(long, default_value = "fide")]
-    variant: Variant,
+    variant: VariantArg,
     /// Node budget per suite position (with --tactics).
     #[arg(long, default_value_t = 100_000)]
     nodes: u64,
@@ -51,14 +51,14 @@ struct Workload<'a>(&'a Args);
 
 impl WithPosition for Workload<'_> {
     type Output = Result<Totals>;
-    fn call<P: Position>(self) -> Result<Totals> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<Totals> {
         let a = self.0;
-        let name = P::variant_name();
-        let mut engine = Engine::<P>::new(a.engine.config(name)?);
+        let name = rules.name();
+        let mut engine = Engine::<P>::new(rules, a.engine.config(name)?);
         let depth = a.depth.unwrap_or_else(|| bench_depth(name));
-        let mut positions = vec![P::startpos()];
+        let mut positions = vec![rules.startpos()];
         for text in bench_positions(name) {
-            positions.push(P::from_lfen(text).with_context(|| format!("bench position of {name}: {text}"))?);
+            positions.push(rules.from_lfen(text).with_context(|| format!("bench position of {name}: {text}"))?);
         }
         let stop = AtomicBool::new(false);
         let mut totals = Totals { nodes: 0, time: Duration::ZERO, positions: positions.len() };
@@ -81,14 +81,14 @@ struct Tactics<'a>(&'a Args, &'a str);
 
 impl WithPosition for Tactics<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let (a, text) = (self.0, self.1);
         let cases = parse_epd(text)?;
-        let mut engine = Engine::<P>::new(a.engine.config(P::variant_name())?);
+        let mut engine = Engine::<P>::new(rules, a.engine.config(rules.name())?);
         let stop = AtomicBool::new(false);
         let (mut solved, mut nodes, mut time) = (0usize, 0u64, Duration::ZERO);
         for case in &cases {
-            let pos = P::from_lfen(&case.lfen).with_context(|| format!("position of {}", case.id))?;
+            let pos = rules.from_lfen(&case.lfen).with_context(|| format!("position of {}", case.id))?;
             engine.new_game();
             let start = Instant::now();
             let r = engine.search(&pos, &[], &Limits::nodes(a.nodes), &stop, &mut |_| {});
@@ -124,7 +124,7 @@ impl WithPosition for Tactics<'_> {
 pub fn run(a: &Args) -> Result<()> {
     if let Some(path) = &a.tactics {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        return a.variant.with(Tactics(a, &text));
+        return a.variant.load()?.with(Tactics(a, &text));
     }
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
     for v in Variant::ALL.into_iter().filter(|v| a.only.is_none_or(|o| o == *v)) {

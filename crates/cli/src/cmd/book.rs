@@ -2,11 +2,11 @@
 
 use anyhow::{bail, Context, Result};
 use stackchess_book::{Added, Book, BookBuilder, GameInput};
-use stackchess_core::{coord, parse_move, san, Position};
+use stackchess_core::{coord, parse_move, san, Position, Rules};
 use stackchess_selfplay::openings::fnv1a;
 use stackchess_selfplay::run::{GAMES_CSV, MANIFEST};
 use stackchess_selfplay::{read_records, GameRecord, Manifest, Openings};
-use stackchess_variants::{Variant, WithPosition};
+use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -30,7 +30,7 @@ enum Command {
 struct BuildArgs {
     /// Variant of the book; records of other variants are skipped.
     #[arg(long, short)]
-    variant: Variant,
+    variant: VariantArg,
     /// The book file to write (replaced atomically).
     #[arg(long)]
     out: PathBuf,
@@ -71,11 +71,11 @@ struct ProbeArgs {
 
 /// The openings of the run that `input` (a run directory, or a games.csv in one) holds, when the
 /// moves that led to each game's start can be found again: start and `random:K` openings.
-fn run_openings<P: Position>(input: &Path) -> Option<Openings> {
+fn run_openings<P: Position>(rules: P::Rules, input: &Path) -> Option<Openings> {
     let dir = if input.is_dir() { input } else { input.parent()? };
     let spec = Manifest::read(&dir.join(MANIFEST)).ok()?.settings.openings;
     if spec == "start" || spec.starts_with("random:") {
-        Openings::parse::<P>(&spec).ok()
+        Openings::parse::<P>(rules, &spec).ok()
     } else {
         None
     }
@@ -83,15 +83,15 @@ fn run_openings<P: Position>(input: &Path) -> Option<Openings> {
 
 /// The game from the start position when its opening plies can be found again: (start LFEN,
 /// moves); `None` to take the record as it is.
-fn from_start<P: Position>(openings: &Openings, rec: &GameRecord) -> Option<(String, String)> {
-    let start = P::from_lfen(&rec.start_lfen).ok()?;
+fn from_start<P: Position>(rules: P::Rules, openings: &Openings, rec: &GameRecord) -> Option<(String, String)> {
+    let start = rules.from_lfen(&rec.start_lfen).ok()?;
     let plies = openings.opening_moves(rec.seed, rec.pair, &start)?;
     if plies.is_empty() {
         return None;
     }
     let mut moves: Vec<String> = plies.into_iter().map(coord::<P>).collect();
     moves.extend(rec.moves.split_whitespace().map(str::to_owned));
-    Some((P::startpos().to_lfen(), moves.join(" ")))
+    Some((rules.startpos().to_lfen(), moves.join(" ")))
 }
 
 /// The file holding the records of `input`: a directory's games.csv, or the file itself.
@@ -107,20 +107,20 @@ struct Build<'a>(&'a BuildArgs);
 
 impl WithPosition for Build<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.0;
-        let mut builder = BookBuilder::<P>::new(a.plies).any_start(a.any_start);
+        let mut builder = BookBuilder::<P>::new(rules, a.plies).any_start(a.any_start);
         let (mut other_variant, mut other_start, mut extended) = (0u64, 0u64, 0u64);
         for input in &a.inputs {
             let path = records_file(input);
             let records = read_records(&path).with_context(|| format!("reading records {}", path.display()))?;
-            let openings = if a.no_random_plies { None } else { run_openings::<P>(input) };
+            let openings = if a.no_random_plies { None } else { run_openings::<P>(rules, input) };
             for rec in &records {
-                if rec.variant != P::variant_name() {
+                if rec.variant != rules.name() {
                     other_variant += 1;
                     continue;
                 }
-                let whole = openings.as_ref().and_then(|o| from_start::<P>(o, rec));
+                let whole = openings.as_ref().and_then(|o| from_start::<P>(rules, o, rec));
                 extended += u64::from(whole.is_some());
                 let (start_lfen, moves) = whole.as_ref().map_or((&rec.start_lfen, &rec.moves), |(s, m)| (s, m));
                 let game = GameInput { id: &rec.game_id, start_lfen, moves, result: &rec.result };
@@ -137,14 +137,14 @@ impl WithPosition for Build<'_> {
         );
         if used == 0 {
             let hint = if other_start > 0 { "; pass --any-start to count games from other positions" } else { "" };
-            bail!("no {} games to build a book from{hint}", P::variant_name());
+            bail!("no {} games to build a book from{hint}", rules.name());
         }
         let book = builder.finish(a.min_games);
         book.write(&a.out)?;
         println!(
             "Book {} ({}): {} positions, {} entries (first {} plies, at least {} games each)",
             a.out.display(),
-            P::variant_name(),
+            rules.name(),
             book.positions(),
             book.entries().len(),
             a.plies,
@@ -158,14 +158,14 @@ struct Probe<'a>(&'a ProbeArgs);
 
 impl WithPosition for Probe<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.0;
-        let book = Book::<P>::read(&a.file)?;
-        let what = || format!("for the {} book {}", P::variant_name(), a.file.display());
+        let book = Book::<P>::read(rules, &a.file)?;
+        let what = || format!("for the {} book {}", rules.name(), a.file.display());
         let pos = match (&a.lfen, &a.moves) {
-            (Some(lfen), _) => P::from_lfen(lfen).with_context(|| format!("reading --lfen {}", what()))?,
+            (Some(lfen), _) => rules.from_lfen(lfen).with_context(|| format!("reading --lfen {}", what()))?,
             (None, moves) => {
-                let mut pos = P::startpos();
+                let mut pos = rules.startpos();
                 for text in moves.as_deref().unwrap_or("").split_whitespace() {
                     let m = parse_move(&pos, text).with_context(|| format!("reading --moves {}", what()))?;
                     pos.play_unchecked(m);
@@ -205,7 +205,7 @@ impl WithPosition for Probe<'_> {
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
     match &a.command {
-        Command::Build(b) => b.variant.with(Build(b)),
+        Command::Build(b) => b.variant.load()?.with(Build(b)),
         Command::Probe(p) => {
             if let Some(rules) = &p.rules {
                 Variant::load_rules(rules)?;
@@ -226,9 +226,9 @@ pub fn run(a: &Args) -> Result<()> {
 /// position after [`Book::walk`] of K plies (8 by default) with `seed`, named
 /// `book:FILE#<FNV-1a of the file>:K` so that a changed book changes the run key; anything else
 /// is [`Openings::parse`]'s.
-pub fn openings<P: Position>(spec: &str, seed: u64, count: u64) -> Result<Openings> {
+pub fn openings<P: Position>(rules: P::Rules, spec: &str, seed: u64, count: u64) -> Result<Openings> {
     let Some(spec) = spec.strip_prefix("book:") else {
-        return Ok(Openings::parse::<P>(spec)?);
+        return Ok(Openings::parse::<P>(rules, spec)?);
     };
     let (file, plies) = match spec.rsplit_once(':') {
         Some((file, k)) if !file.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => {
@@ -241,7 +241,7 @@ pub fn openings<P: Position>(spec: &str, seed: u64, count: u64) -> Result<Openin
     }
     let path = Path::new(file);
     let bytes = std::fs::read(path).with_context(|| format!("reading book {file}"))?;
-    let book = Book::<P>::from_bytes(&bytes, path)?;
+    let book = Book::<P>::from_bytes(rules, &bytes, path)?;
     let lines = (0..count).map(|k| book.walk(seed, k, plies).to_lfen()).collect();
     Ok(Openings::Lines { name: format!("book:{file}#{:016x}:{plies}", fnv1a(&bytes)), lines })
 }

@@ -21,9 +21,9 @@
 
 use crate::common::EngineArgs;
 use anyhow::{anyhow, bail, Result};
-use stackchess_core::{coord, parse_move, Game, Position};
+use stackchess_core::{coord, parse_move, Game, Position, Rules};
 use stackchess_search::{Engine, Limits, SearchConfig};
-use stackchess_variants::{Variant, WithPosition};
+use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -32,9 +32,9 @@ use std::time::Duration;
 /// Flags of `engine` (the initial option values).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Initial variant (the `Variant` option).
+    /// Initial variant (the `Variant` option): malka, traditional, fide, air-attack, or rules:FILE.
     #[arg(long, short, default_value = "malka")]
-    variant: Variant,
+    variant: VariantArg,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -50,6 +50,7 @@ trait Session {
 }
 
 struct Sess<P: Position> {
+    rules: P::Rules,
     engine: Engine<P>,
     game: Game<P>,
 }
@@ -63,9 +64,9 @@ impl<P: Position> Session for Sess<P> {
         let split = args.iter().position(|w| *w == "moves").unwrap_or(args.len());
         let (head, moves) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
         let start = match head {
-            ["startpos"] => P::startpos(),
+            ["startpos"] => self.rules.startpos(),
             [kind, fields @ ..] if (*kind == "lfen" || *kind == "fen") && !fields.is_empty() => {
-                P::from_lfen(&fields.join(" "))?
+                self.rules.from_lfen(&fields.join(" "))?
             }
             _ => bail!("expected 'position startpos|lfen <LFEN>|fen <FEN> [moves ...]'"),
         };
@@ -123,8 +124,8 @@ struct Build(SearchConfig);
 
 impl WithPosition for Build {
     type Output = Box<dyn Session>;
-    fn call<P: Position>(self) -> Box<dyn Session> {
-        Box::new(Sess::<P> { engine: Engine::new(self.0), game: Game::new(P::startpos()) })
+    fn call<P: Position>(self, rules: P::Rules) -> Box<dyn Session> {
+        Box::new(Sess::<P> { rules, engine: Engine::new(rules, self.0), game: Game::new(rules.startpos()) })
     }
 }
 
@@ -225,7 +226,7 @@ pub fn run(a: &Args) -> Result<()> {
             let _ = tx.send("quit".to_owned());
         });
     }
-    let mut opts = Options { variant: a.variant, engine: a.engine.clone() };
+    let mut opts = Options { variant: a.variant.load()?, engine: a.engine.clone() };
     let mut session = opts.build()?;
     // Unlocked: each line takes the lock, so the reader thread can answer `isready` during `go`.
     let mut out = std::io::stdout();

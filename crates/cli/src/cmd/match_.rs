@@ -9,7 +9,7 @@ use crate::cmd::selfplay::{estimate, execute, limits_or_default, print_run, unfi
 use crate::common::EngineArgs;
 use anyhow::{Context, Result};
 use clap::Parser;
-use stackchess_core::Position;
+use stackchess_core::{Position, Rules};
 use stackchess_search::Limits;
 use stackchess_selfplay::stats::{Sprt, SprtDecision, SprtModel};
 use stackchess_selfplay::EngineSpec;
@@ -48,11 +48,11 @@ struct EngineFlags {
 }
 
 /// Engine `label` from its flag string, over the shared limits.
-fn engine<P: Position>(label: &str, spec: &str, shared: &Limits) -> Result<EngineSpec> {
+fn engine<P: Position>(rules: P::Rules, label: &str, spec: &str, shared: &Limits) -> Result<EngineSpec> {
     let flags = EngineFlags::try_parse_from(spec.split_whitespace())
         .with_context(|| format!("--engine-{} \"{spec}\"", label.to_lowercase()))?;
     let limits = flags.limits.given().unwrap_or(*shared);
-    Ok(EngineSpec { label: label.into(), config: flags.engine.config(P::variant_name())?, limits })
+    Ok(EngineSpec { label: label.into(), config: flags.engine.config(rules.name())?, limits })
 }
 
 /// Reads `elo0,elo1,alpha,beta`.
@@ -72,14 +72,15 @@ struct Run<'a>(&'a Args);
 
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.0;
         let shared = limits_or_default(&a.limits);
-        let engines = vec![engine::<P>("A", &a.engine_a, &shared)?, engine::<P>("B", &a.engine_b, &shared)?];
+        let engines =
+            vec![engine::<P>(rules, "A", &a.engine_a, &shared)?, engine::<P>(rules, "B", &a.engine_b, &shared)?];
         let sprt = a.sprt.as_deref().map(|s| parse_sprt(s, a.sprt_model)).transpose()?;
-        let cfg = a.run.config::<P>(engines, "stackchess match")?;
+        let cfg = a.run.config::<P>(rules, engines, "stackchess match")?;
         let mut ui = Ui::new(a.run.quiet, cfg.paired, true, sprt);
-        let summary = execute::<P>(&a.run, &cfg, &mut ui)?;
+        let summary = execute::<P>(rules, &a.run, &cfg, &mut ui)?;
         print_run(&a.run, &summary, &ui);
         let t = &ui.tally;
         let f = &t.first;
@@ -114,5 +115,5 @@ impl WithPosition for Run<'_> {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    a.run.variant.with(Run(a))
+    a.run.variant.load()?.with(Run(a))
 }

@@ -17,9 +17,9 @@ struct Run<'a>(&'a Args);
 
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let mut out = std::io::stdout().lock();
-        let pos: P = self.0.pos.position()?;
+        let pos: P = self.0.pos.position(rules)?;
         for m in pos.moves() {
             writeln!(out, "{} {}", coord::<P>(m), san(&pos, m))?;
         }
@@ -29,5 +29,5 @@ impl WithPosition for Run<'_> {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    a.pos.variant.with(Run(a))
+    a.pos.variant()?.with(Run(a))
 }

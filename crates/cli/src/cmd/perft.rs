@@ -23,10 +23,10 @@ struct Run<'a>(&'a Args);
 
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let mut out = std::io::stdout().lock();
         let a = self.0;
-        let pos: P = a.pos.position()?;
+        let pos: P = a.pos.position(rules)?;
         if a.divide && a.depth > 0 {
             let mut total = 0;
             for (m, n) in perft_divide(&pos, a.depth) {
@@ -43,5 +43,5 @@ impl WithPosition for Run<'_> {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    a.pos.variant.with(Run(a))
+    a.pos.variant()?.with(Run(a))
 }

@@ -5,14 +5,14 @@
 use crate::common::EngineArgs;
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use stackchess_core::Position;
+use stackchess_core::{Position, Rules};
 use stackchess_search::Limits;
 use stackchess_selfplay::stats::{EloEstimate, Sprt, SprtDecision};
 use stackchess_selfplay::{
     Adjudication, DrawRule, EngineSpec, GameRecord, OpeningFilter, Openings, Progress, ResignRule, RunConfig, RunEnd,
     Shard, Summary, Tally,
 };
-use stackchess_variants::{Variant, WithPosition};
+use stackchess_variants::{VariantArg, WithPosition};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -35,7 +35,7 @@ pub struct Args {
 pub struct RunArgs {
     /// Variant: malka, traditional, fide, air-attack, or rules:FILE (a user-defined rule set).
     #[arg(long, short, default_value = "malka")]
-    pub variant: Variant,
+    pub variant: VariantArg,
     /// Games the run is to have (with --resume, a larger number extends the run).
     #[arg(long)]
     pub games: u64,
@@ -106,12 +106,12 @@ pub enum GamesFormat {
 
 impl RunArgs {
     /// The run's settings, with these engines.
-    pub fn config<P: Position>(&self, engines: Vec<EngineSpec>, event: &str) -> Result<RunConfig> {
+    pub fn config<P: Position>(&self, rules: P::Rules, engines: Vec<EngineSpec>, event: &str) -> Result<RunConfig> {
         if self.format == GamesFormat::Parquet && !cfg!(feature = "analysis") {
             bail!("--format parquet needs the `analysis` feature, which this build of stackchess leaves out");
         }
         let count = if self.paired { self.games.div_ceil(2) } else { self.games };
-        let openings = crate::cmd::book::openings::<P>(&self.openings, self.seed, count)?;
+        let openings = crate::cmd::book::openings::<P>(rules, &self.openings, self.seed, count)?;
         let opening_filter =
             self.opening_max_cp.map(|max_cp| OpeningFilter { max_cp, limits: Limits::nodes(self.opening_check_nodes) });
         if opening_filter.is_some() && !matches!(openings, Openings::Random { .. }) {
@@ -304,9 +304,9 @@ pub fn format_duration(d: Duration) -> String {
 
 /// Runs `cfg` for `P` with a progress bar and Ctrl-C handling, then writes the Parquet copy of
 /// the records when the run has one (even after an interruption); prints nothing itself.
-pub fn execute<P: Position>(args: &RunArgs, cfg: &RunConfig, ui: &mut Ui) -> Result<Summary> {
+pub fn execute<P: Position>(rules: P::Rules, args: &RunArgs, cfg: &RunConfig, ui: &mut Ui) -> Result<Summary> {
     catch_interrupt()?;
-    let summary = stackchess_selfplay::run::<P>(&args.out, cfg, args.resume, &STOP, ui);
+    let summary = stackchess_selfplay::run::<P>(rules, &args.out, cfg, args.resume, &STOP, ui);
     ui.bar.finish_and_clear();
     let summary = summary?;
     parquet_copy(args)?;
@@ -394,16 +394,16 @@ struct Run<'a>(&'a Args);
 
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
-    fn call<P: Position>(self) -> Result<()> {
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.0;
         let engine = EngineSpec {
             label: "default".into(),
-            config: a.engine.config(P::variant_name())?,
+            config: a.engine.config(rules.name())?,
             limits: limits_or_default(&a.limits),
         };
-        let cfg = a.run.config::<P>(vec![engine], "stackchess selfplay")?;
+        let cfg = a.run.config::<P>(rules, vec![engine], "stackchess selfplay")?;
         let mut ui = Ui::new(a.run.quiet, cfg.paired, false, None);
-        let summary = execute::<P>(&a.run, &cfg, &mut ui)?;
+        let summary = execute::<P>(rules, &a.run, &cfg, &mut ui)?;
         print_run(&a.run, &summary, &ui);
         if let Some(e) = EloEstimate::trinomial(&ui.tally.first) {
             println!(
@@ -421,5 +421,5 @@ impl WithPosition for Run<'_> {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    a.run.variant.with(Run(a))
+    a.run.variant.load()?.with(Run(a))
 }

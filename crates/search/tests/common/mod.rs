@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use stackchess_core::Rules as _;
 use stackchess_core::{Cell, Move, Piece, Position};
 
 /// The moves of `pos`, checking moves first (order only speeds up finding a mate; all are tried).
@@ -76,8 +77,9 @@ pub fn lfen<P: Position>(pieces: &[(Cell, Piece)], white_to_move: bool) -> Strin
 /// The same position with colours swapped and the board turned around (ranks reversed, and levels
 /// too where the armies start on different levels), the other side to move.
 pub fn mirror<P: Position>(pos: &P) -> P {
+    let rules = pos.rules();
     let mut kings = [0usize; 2];
-    P::startpos().for_each_piece(|c, p| {
+    rules.startpos().for_each_piece(|c, p| {
         if p.role == stackchess_core::Role::King {
             kings[p.color.index()] = c.level();
         }
@@ -90,12 +92,13 @@ pub fn mirror<P: Position>(pos: &P) -> P {
         pieces.push((cell, Piece { color: p.color.other(), role: p.role }));
     });
     let text = lfen::<P>(&pieces, pos.turn() == stackchess_core::Color::Black);
-    P::from_lfen(&text).unwrap_or_else(|e| panic!("mirror of {} is {text}: {e}", pos.to_lfen()))
+    rules.from_lfen(&text).unwrap_or_else(|e| panic!("mirror of {} is {text}: {e}", pos.to_lfen()))
 }
 
 /// A fresh full engine's search of `pos` to `depth`.
 pub fn search_depth<P: Position>(pos: &P, depth: u32) -> stackchess_search::Report {
-    let mut e = stackchess_search::Engine::<P>::new(stackchess_search::SearchConfig::for_variant(P::variant_name()));
+    let rules = pos.rules();
+    let mut e = stackchess_search::Engine::<P>::new(rules, stackchess_search::SearchConfig::for_variant(rules.name()));
     let stop = std::sync::atomic::AtomicBool::new(false);
     e.search(pos, &[], &stackchess_search::Limits::depth(depth), &stop, &mut |_| {})
 }
