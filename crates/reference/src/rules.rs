@@ -786,7 +786,7 @@ fn read_army(placements: &[String], color: Color, levels: i32) -> Result<Vec<(Ce
 fn read_vectors(raw: &[[i64; 3]]) -> Result<Vec<Vec3>, String> {
     let mut out: Vec<Vec3> = Vec::new();
     for v in raw {
-        if v.iter().any(|c| c.abs() > 7) {
+        if v.iter().any(|c| !(-7..=7).contains(c)) {
             return Err(format!("{v:?} has a component above 7"));
         }
         if v.iter().all(|&c| c == 0) {
@@ -908,13 +908,12 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
         return Some(h);
     }
     let col = offset - line_start;
-    let mut keys = keys_on_line(line.get(..col)?);
-    // The position may be a key itself (an unknown or repeated key).
+    let prefix = line.get(..col)?;
+    // The position may be a key itself (an unknown or repeated key): read the line up to its `=`.
     let rest = line.get(col..)?;
     let word: String = rest.chars().take_while(|&c| is_key_char(c)).collect();
-    if !word.is_empty() && rest.get(word.len()..).is_some_and(|r| r.trim_start().starts_with('=')) {
-        keys.push(word);
-    }
+    let is_key = !word.is_empty() && rest.get(word.len()..).is_some_and(|r| r.trim_start().starts_with('='));
+    let mut keys = if is_key { keys_on_line(&format!("{prefix}{word} =")) } else { keys_on_line(prefix) };
     let previous: Vec<&str> = text.get(..line_start)?.lines().collect();
     if keys.is_empty() {
         // A value continued from an earlier line: the nearest key above, in the same table.

@@ -7,9 +7,12 @@ fn data_dir(sub: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data").join(sub)
 }
 
-/// `(id, lfen, [(depth, count)])` of a `.perft` file: `id N`, `lfen ...`, `perft D N` lines.
-fn read_perft_file(text: &str) -> Vec<(String, String, Vec<(u32, u64)>)> {
-    let mut out: Vec<(String, String, Vec<(u32, u64)>)> = Vec::new();
+/// One entry of a `.perft` file: id, LFEN, `(depth, count)` pairs.
+type PerftEntry = (String, String, Vec<(u32, u64)>);
+
+/// The entries of a `.perft` file: `id N`, `lfen ...`, `perft D N` lines.
+fn read_perft_file(text: &str) -> Vec<PerftEntry> {
+    let mut out: Vec<PerftEntry> = Vec::new();
     for line in text.lines() {
         if let Some(id) = line.strip_prefix("id ") {
             out.push((id.trim().to_string(), String::new(), Vec::new()));
