@@ -117,3 +117,43 @@ fn example_rule_files_load() {
     // the queen neither: Traditional's 100.
     assert_eq!(count("short-sliders"), Some(100));
 }
+
+/// Random games under every example rule file: every position `play` writes reads back and is
+/// written the same, move lists have no duplicates, and perft 2 is the sum of the children's
+/// perft 1.
+#[test]
+fn random_games_under_every_rule_file() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut files: Vec<_> = std::fs::read_dir(data_dir("rules"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let r = Reference::from_toml(&std::fs::read_to_string(&path).unwrap(), &builtin_base).unwrap();
+        for game in 0..2 {
+            let mut lfen = r.start_lfen();
+            for ply in 0..50 {
+                let pos = lfen::parse(&r.rules, &lfen).unwrap_or_else(|e| panic!("{}: {e}: {lfen}", r.name()));
+                assert_eq!(lfen::write(&pos), lfen);
+                let moves = r.legal_moves(&lfen).unwrap();
+                assert_eq!(movegen::legal_moves(&r.rules, &pos).len(), moves.len(), "{lfen}");
+                if r.outcome(&lfen).unwrap().is_some() || moves.is_empty() {
+                    break;
+                }
+                if (game + ply) % 25 == 0 {
+                    let children: u64 = moves.iter().map(|m| r.perft(&r.play(&lfen, m).unwrap(), 1).unwrap()).sum();
+                    assert_eq!(r.perft(&lfen, 2).unwrap(), children, "{}: {lfen}", r.name());
+                }
+                lfen = r.play(&lfen, &moves[next(moves.len())]).unwrap();
+            }
+        }
+    }
+}
