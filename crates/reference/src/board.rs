@@ -1,92 +1,6 @@
-//! Vocabulary and the board: a plain array of cells (mailbox) over one to three levels.
+//! Vocabulary and the board: a plain array of cells (mailbox) over one to four levels.
 
 use std::fmt;
-
-/// The four rule sets of RULES.md.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Variant {
-    Malka,
-    Traditional,
-    Fide,
-    AirAttack,
-}
-
-impl Variant {
-    pub fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "malka" => Ok(Variant::Malka),
-            "traditional" => Ok(Variant::Traditional),
-            "fide" => Ok(Variant::Fide),
-            "air-attack" => Ok(Variant::AirAttack),
-            _ => Err(format!("unknown variant {s:?} (expected malka, traditional, fide or air-attack)")),
-        }
-    }
-
-    /// Number of stacked boards.
-    pub fn levels(self) -> i32 {
-        match self {
-            Variant::Malka | Variant::Traditional => 3,
-            Variant::AirAttack => 2,
-            Variant::Fide => 1,
-        }
-    }
-
-    pub fn is_air(self) -> bool {
-        self == Variant::AirAttack
-    }
-
-    /// Level index (0-based) of a colour's home level: castling and the pawns' start.
-    pub fn home_level(self, color: Color) -> i32 {
-        match (self, color) {
-            (_, Color::White) | (Variant::AirAttack, Color::Black) => 0,
-            (_, Color::Black) => self.levels() - 1,
-        }
-    }
-
-    /// Back rank (0-based) of a colour.
-    pub fn back_rank(color: Color) -> i32 {
-        match color {
-            Color::White => 0,
-            Color::Black => 7,
-        }
-    }
-
-    /// Whether a pawn of `color` arriving on `cell` promotes (§1.4, §2.2).
-    pub fn is_promotion_cell(self, color: Color, cell: Cell) -> bool {
-        let enemy = color.other();
-        cell.y == Variant::back_rank(enemy) && (self.is_air() || cell.z == self.home_level(enemy))
-    }
-
-    /// Whether a pawn of `color` stands on its starting cell (double step, Air "home position").
-    pub fn is_pawn_start(self, color: Color, cell: Cell) -> bool {
-        let rank = match color {
-            Color::White => 1,
-            Color::Black => 6,
-        };
-        cell.y == rank && cell.z == self.home_level(color)
-    }
-
-    /// King home cell.
-    pub fn king_home(self, color: Color) -> Cell {
-        Cell::new(4, Variant::back_rank(color), self.home_level(color))
-    }
-
-    /// Rook home cell of castling right `i` (0 = K, 1 = Q, 2 = k, 3 = q).
-    pub fn rook_home(self, i: usize) -> Cell {
-        let color = right_color(i);
-        let x = if i % 2 == 0 { 7 } else { 0 };
-        Cell::new(x, Variant::back_rank(color), self.home_level(color))
-    }
-}
-
-/// Colour owning castling right `i` (0 = K, 1 = Q, 2 = k, 3 = q).
-pub fn right_color(i: usize) -> Color {
-    if i < 2 {
-        Color::White
-    } else {
-        Color::Black
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Color {
@@ -102,11 +16,26 @@ impl Color {
         }
     }
 
-    /// +1 for White, -1 for Black: the sign applied to drank and dlevel.
+    /// +1 for White, -1 for Black: the sign applied to drank and dlevel of a pawn vector.
     pub fn forward(self) -> i32 {
         match self {
             Color::White => 1,
             Color::Black => -1,
+        }
+    }
+
+    /// 0 for White, 1 for Black: an index into per-colour arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Color::White => 0,
+            Color::Black => 1,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
         }
     }
 }
@@ -180,7 +109,7 @@ impl Piece {
 pub type Vec3 = (i32, i32, i32);
 
 /// A cell: file x, rank y, level z, all 0-based. May lie off the board.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub struct Cell {
     pub x: i32,
     pub y: i32,
@@ -206,13 +135,14 @@ impl fmt::Display for Cell {
     }
 }
 
-/// Cells of the largest board (3 levels).
-pub const MAX_CELLS: usize = 192;
+/// Cells of the largest board (4 levels of 64).
+pub const MAX_CELLS: usize = 256;
 
-/// A position: placement, side to move, castling rights, en passant, clocks.
+/// A position: placement, side to move, castling rights, en passant, clocks. The rules it is
+/// played under are passed alongside; the position only knows its number of levels.
 #[derive(Clone, Debug)]
 pub struct Position {
-    pub variant: Variant,
+    pub levels: i32,
     pub cells: [Option<Piece>; MAX_CELLS],
     pub side: Color,
     /// Castling rights: K, Q, k, q.
@@ -224,9 +154,9 @@ pub struct Position {
 }
 
 impl Position {
-    pub fn empty(variant: Variant) -> Position {
+    pub fn empty(levels: i32) -> Position {
         Position {
-            variant,
+            levels,
             cells: [None; MAX_CELLS],
             side: Color::White,
             castling: [false; 4],
@@ -237,7 +167,7 @@ impl Position {
     }
 
     pub fn on_board(&self, c: Cell) -> bool {
-        (0..8).contains(&c.x) && (0..8).contains(&c.y) && (0..self.variant.levels()).contains(&c.z)
+        (0..8).contains(&c.x) && (0..8).contains(&c.y) && (0..self.levels).contains(&c.z)
     }
 
     fn index(&self, c: Cell) -> Option<usize> {
@@ -260,18 +190,28 @@ impl Position {
         }
     }
 
+    /// Whether `c` is on the board and empty.
+    pub fn is_empty(&self, c: Cell) -> bool {
+        self.on_board(c) && self.get(c).is_none()
+    }
+
     /// Every cell of the board, level 1 first.
     pub fn all_cells(&self) -> impl Iterator<Item = Cell> {
-        let levels = self.variant.levels();
+        let levels = self.levels;
         (0..levels).flat_map(|z| (0..8).flat_map(move |y| (0..8).map(move |x| Cell::new(x, y, z))))
     }
 
+    /// Every piece with its cell, level 1 first.
+    pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
+        self.all_cells().filter_map(|c| self.get(c).map(|p| (c, p)))
+    }
+
     pub fn find_king(&self, color: Color) -> Option<Cell> {
-        self.all_cells().find(|&c| self.get(c) == Some(Piece::new(color, Kind::King)))
+        self.pieces().find(|&(_, p)| p == Piece::new(color, Kind::King)).map(|(c, _)| c)
     }
 
     /// Number of pieces of `color` and `kind` on the board.
     pub fn count(&self, color: Color, kind: Kind) -> usize {
-        self.all_cells().filter(|&c| self.get(c) == Some(Piece::new(color, kind))).count()
+        self.pieces().filter(|&(_, p)| p == Piece::new(color, kind)).count()
     }
 }

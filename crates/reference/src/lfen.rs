@@ -1,25 +1,19 @@
-//! LFEN (RULES §4): reading with validation, and writing.
+//! LFEN (RULES.md §4): reading with validation, and writing, for any rule set. A one-level
+//! rule set's LFEN is plain FEN (cells written without the level; the level-prefixed form is
+//! accepted on input).
 
-use crate::board::{right_color, Cell, Color, Kind, Piece, Position, Variant};
+use crate::board::{Cell, Color, Kind, Piece, Position};
 use crate::movegen::king_attacked;
+use crate::rules::{right_color, Rules};
 
-/// Start position of a variant (RULES §4).
-pub fn start(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Malka | Variant::Traditional => {
-            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1"
-        }
-        Variant::AirAttack => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8 w KQkq - 0 1",
-        Variant::Fide => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    }
-}
+const RIGHTS: [char; 4] = ['K', 'Q', 'k', 'q'];
 
-/// Parses a cell: `2e3`, or `e3` on a single-level board. Returns the cell and the rest.
-pub fn parse_cell_prefix(variant: Variant, s: &str) -> Option<(Cell, &str)> {
+/// Parses a cell: `2e3`, or `e3` on a one-level board. Returns the cell and the rest.
+pub fn parse_cell_prefix(levels: i32, s: &str) -> Option<(Cell, &str)> {
     let b = s.as_bytes();
     let (z, rest) = match b.first() {
         Some(d @ b'1'..=b'9') => (i32::from(d - b'1'), b.get(1..)?),
-        Some(_) if variant.levels() == 1 => (0, b),
+        Some(_) if levels == 1 => (0, b),
         _ => return None,
     };
     let x = match rest.first() {
@@ -30,181 +24,182 @@ pub fn parse_cell_prefix(variant: Variant, s: &str) -> Option<(Cell, &str)> {
         Some(r @ b'1'..=b'8') => i32::from(r - b'1'),
         _ => return None,
     };
-    if z >= variant.levels() {
+    if z >= levels {
         return None;
     }
     let used = b.len() - rest.len() + 2;
     Some((Cell::new(x, y, z), s.get(used..)?))
 }
 
-fn parse_cell(variant: Variant, s: &str) -> Option<Cell> {
-    match parse_cell_prefix(variant, s) {
+fn parse_cell(levels: i32, s: &str) -> Option<Cell> {
+    match parse_cell_prefix(levels, s) {
         Some((c, "")) => Some(c),
         _ => None,
     }
 }
 
-/// The en-passant cell as written: level-prefixed, or plain for fide.
-fn write_cell(variant: Variant, c: Cell) -> String {
+/// A cell as LFEN writes it: level-prefixed, or plain on a one-level board.
+pub fn write_cell(levels: i32, c: Cell) -> String {
     let s = c.to_string();
-    if variant == Variant::Fide {
+    if levels == 1 {
         s.get(1..).unwrap_or_default().to_string()
     } else {
         s
     }
 }
 
-/// Reads an LFEN and checks it against the rules of RULES §4.
-pub fn parse(variant: Variant, s: &str) -> Result<Position, String> {
+/// One level's FEN placement (ranks 8 down to 1 joined by `/`) on level `z` (0-based).
+pub fn parse_level(s: &str, z: i32) -> Result<Vec<(Cell, Piece)>, String> {
+    let ranks: Vec<&str> = s.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!("{s:?} needs 8 ranks joined by '/', got {}", ranks.len()));
+    }
+    let mut out = Vec::new();
+    for (y, rank) in (0..8).rev().zip(ranks) {
+        let mut x = 0;
+        for ch in rank.chars() {
+            if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                x += d as i32;
+            } else if let Some(p) = Piece::from_char(ch) {
+                if x < 8 {
+                    out.push((Cell::new(x, y, z), p));
+                }
+                x += 1;
+            } else {
+                return Err(format!("bad character {ch:?} in rank {}", y + 1));
+            }
+            if x > 8 {
+                return Err(format!("rank {} has more than 8 cells", y + 1));
+            }
+        }
+        if x != 8 {
+            return Err(format!("rank {} has {x} cells, not 8", y + 1));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads an LFEN and checks it against the rules of RULES.md §4 and the rule set.
+pub fn parse(rules: &Rules, s: &str) -> Result<Position, String> {
     let fields: Vec<&str> = s.split_whitespace().collect();
-    if fields.len() != 4 && fields.len() != 6 {
+    let [placement, side, castling, ep, clocks @ ..] = fields.as_slice() else {
         return Err(format!(
             "LFEN needs 4 or 6 fields (placement side castling en-passant [halfmove fullmove]), got {}",
             fields.len()
         ));
-    }
-    let mut pos = Position::empty(variant);
-    parse_placement(&mut pos, fields[0])?;
-    pos.side = match fields[1] {
+    };
+    let mut pos = Position::empty(rules.levels);
+    parse_placement(&mut pos, placement)?;
+    pos.side = match *side {
         "w" => Color::White,
         "b" => Color::Black,
         other => return Err(format!("side to move must be w or b, got {other:?}")),
     };
-    if fields[2] != "-" {
-        for ch in fields[2].chars() {
-            let i = match ch {
-                'K' => 0,
-                'Q' => 1,
-                'k' => 2,
-                'q' => 3,
-                _ => return Err(format!("bad castling field {:?}", fields[2])),
-            };
+    if *castling != "-" {
+        for ch in castling.chars() {
+            let i = RIGHTS.iter().position(|&r| r == ch).ok_or_else(|| format!("bad castling field {castling:?}"))?;
             if pos.castling[i] {
                 return Err(format!("repeated castling right {ch:?}"));
             }
             pos.castling[i] = true;
         }
     }
-    if fields[3] != "-" {
-        let ep = parse_cell(variant, fields[3]).ok_or_else(|| format!("bad en-passant cell {:?}", fields[3]))?;
-        pos.ep = Some((ep, ep_victim(&pos, ep)?));
+    if *ep != "-" {
+        let cell = parse_cell(rules.levels, ep).ok_or_else(|| format!("bad en-passant cell {ep:?}"))?;
+        pos.ep = Some((cell, ep_victim(rules, &pos, cell)?));
     }
-    if fields.len() == 6 {
-        pos.halfmove = fields[4].parse().map_err(|_| format!("bad halfmove clock {:?}", fields[4]))?;
-        pos.fullmove = fields[5].parse().map_err(|_| format!("bad fullmove number {:?}", fields[5]))?;
-        if pos.fullmove == 0 {
-            return Err("fullmove number must be at least 1".to_string());
+    match clocks {
+        [] => {}
+        [half, full] => {
+            pos.halfmove = half.parse().map_err(|_| format!("bad halfmove clock {half:?}"))?;
+            pos.fullmove = full.parse().map_err(|_| format!("bad fullmove number {full:?}"))?;
+            if pos.fullmove == 0 {
+                return Err("fullmove number must be at least 1".to_string());
+            }
         }
+        _ => return Err(format!("LFEN needs 4 or 6 fields, got {}", fields.len())),
     }
-    validate(&pos)?;
+    validate(rules, &pos)?;
     Ok(pos)
 }
 
 fn parse_placement(pos: &mut Position, s: &str) -> Result<(), String> {
-    let variant = pos.variant;
     let levels: Vec<&str> = s.split('|').collect();
-    if levels.len() as i32 != variant.levels() {
-        return Err(format!("placement needs {} level(s) joined by '|', got {}", variant.levels(), levels.len()));
+    if levels.len() != pos.levels as usize {
+        return Err(format!("placement needs {} level(s) joined by '|', got {}", pos.levels, levels.len()));
     }
     for (z, level) in (0..).zip(levels) {
-        let ranks: Vec<&str> = level.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(format!("level {} needs 8 ranks, got {}", z + 1, ranks.len()));
-        }
-        for (y, rank) in (0..8).rev().zip(ranks) {
-            let mut x = 0;
-            for ch in rank.chars() {
-                if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
-                    x += d as i32;
-                } else if let Some(p) = Piece::from_char(ch) {
-                    if x < 8 {
-                        pos.set(Cell::new(x, y, z), Some(p));
-                    }
-                    x += 1;
-                } else {
-                    return Err(format!("bad character {ch:?} in placement"));
-                }
-                if x > 8 {
-                    return Err(format!("rank {} of level {} is too long", y + 1, z + 1));
-                }
-            }
-            if x != 8 {
-                return Err(format!("rank {} of level {} is too short", y + 1, z + 1));
-            }
+        for (c, p) in parse_level(level, z).map_err(|m| format!("level {}: {m}", z + 1))? {
+            pos.set(c, Some(p));
         }
     }
     Ok(())
 }
 
-/// The pawn that double-stepped past `ep`: the opponent of the side to move, from its start
-/// cell on the same file, along one of its double-step vectors.
-fn ep_victim(pos: &Position, ep: Cell) -> Result<Cell, String> {
-    let variant = pos.variant;
-    let err = || format!("en-passant cell {ep} with no pawn that could just have made it");
-    if variant == Variant::Malka {
-        return Err("Malka has no en passant".to_string());
+/// The pawn that double-stepped past `ep`: a pawn of the side not to move on `ep + s` for one
+/// of its step vectors `s`, whose start `ep - s` is on its home rank and empty, `ep` empty.
+fn ep_victim(rules: &Rules, pos: &Position, ep: Cell) -> Result<Cell, String> {
+    if !rules.pawn.en_passant {
+        return Err(format!("en-passant cell {ep} in a rule set without en passant"));
     }
     let mover = pos.side.other();
-    let start_rank = if mover == Color::White { 1 } else { 6 };
-    let start = Cell::new(ep.x, start_rank, variant.home_level(mover));
-    let v = (0, ep.y - start.y, ep.z - start.z);
     let f = mover.forward();
-    // The step vectors of the mover, as in §1.4 / §2.2.
-    let allowed: &[(i32, i32, i32)] = if variant.is_air() { &[(0, 1, 0)] } else { &[(0, 1, 0), (0, 0, 1), (0, 1, 1)] };
-    if !allowed.iter().any(|&(a, b, c)| (a, b * f, c * f) == v) {
-        return Err(err());
+    let mut found: Vec<Cell> = Vec::new();
+    for &(a, b, c) in &rules.pawn.steps {
+        let s = (a, b * f, c * f);
+        let victim = ep.step(s, 1);
+        let start = ep.step(s, -1);
+        let ok = pos.on_board(start)
+            && rules.is_home_rank(mover, start)
+            && pos.get(start).is_none()
+            && pos.is_empty(ep)
+            && pos.get(victim) == Some(Piece::new(mover, Kind::Pawn));
+        if ok && !found.contains(&victim) {
+            found.push(victim);
+        }
     }
-    let victim = ep.step(v, 1);
-    let ok = pos.on_board(victim)
-        && pos.get(victim) == Some(Piece::new(mover, Kind::Pawn))
-        && pos.get(ep).is_none()
-        && pos.get(start).is_none();
-    if ok {
-        Ok(victim)
-    } else {
-        Err(err())
+    match found.as_slice() {
+        [victim] => Ok(*victim),
+        [] => Err(format!("en-passant cell {ep} with no pawn that could just have double-stepped over it")),
+        _ => Err(format!("en-passant cell {ep} is ambiguous: more than one pawn could have double-stepped over it")),
     }
 }
 
-fn validate(pos: &Position) -> Result<(), String> {
-    let variant = pos.variant;
+fn validate(rules: &Rules, pos: &Position) -> Result<(), String> {
     for color in [Color::White, Color::Black] {
-        if pos.count(color, Kind::King) > 1 {
-            return Err(format!("{color:?} has more than one king"));
+        let kings = pos.count(color, Kind::King);
+        if kings != 1 {
+            return Err(format!("{} has {kings} kings; a position needs exactly one a side", color.name()));
         }
     }
-    for c in pos.all_cells() {
-        if let Some(p) = pos.get(c) {
-            let own_back = Variant::back_rank(p.color);
-            if p.kind == Kind::Pawn && (c.y == own_back || variant.is_promotion_cell(p.color, c)) {
-                return Err(format!("{:?} pawn on {c}, which no such pawn can reach", p.color));
-            }
+    for (c, p) in pos.pieces() {
+        if p.kind == Kind::Pawn && !rules.pawn_may_stand(p.color, c) {
+            return Err(format!("{} pawn on {c}: its first rank or its promotion zone", p.color.name()));
         }
     }
-    for i in 0..4 {
-        if !pos.castling[i] {
+    for (i, right) in RIGHTS.iter().enumerate() {
+        if !pos.castling.get(i).copied().unwrap_or(false) {
             continue;
         }
+        if !rules.castling {
+            return Err(format!("castling right {right:?} in a rule set without castling"));
+        }
         let color = right_color(i);
-        let king_ok = pos.get(variant.king_home(color)) == Some(Piece::new(color, Kind::King));
-        let rook_ok = pos.get(variant.rook_home(i)) == Some(Piece::new(color, Kind::Rook));
+        let king_ok = pos.get(rules.king_home(color)) == Some(Piece::new(color, Kind::King));
+        let rook_ok = pos.get(rules.rook_home(i)) == Some(Piece::new(color, Kind::Rook));
         if !king_ok || !rook_ok {
-            return Err(format!(
-                "castling right {:?} without king and rook on their home cells",
-                ['K', 'Q', 'k', 'q'][i]
-            ));
+            return Err(format!("castling right {right:?} without king and rook on their home cells"));
         }
     }
-    if king_attacked(pos, pos.side.other()) {
+    if king_attacked(rules, pos, pos.side.other()) {
         return Err("the side not to move is in check".to_string());
     }
     Ok(())
 }
 
-/// Writes a position as LFEN (for fide, standard FEN).
+/// Writes a position as LFEN (for a one-level rule set, standard FEN).
 pub fn write(pos: &Position) -> String {
-    let variant = pos.variant;
-    let levels: Vec<String> = (0..variant.levels())
+    let levels: Vec<String> = (0..pos.levels)
         .map(|z| {
             let ranks: Vec<String> = (0..8)
                 .rev()
@@ -233,8 +228,8 @@ pub fn write(pos: &Position) -> String {
         })
         .collect();
     let side = if pos.side == Color::White { "w" } else { "b" };
-    let castling: String = (0..4).filter(|&i| pos.castling[i]).map(|i| ['K', 'Q', 'k', 'q'][i]).collect();
+    let castling: String = (0..4).filter(|&i| pos.castling[i]).map(|i| RIGHTS[i]).collect();
     let castling = if castling.is_empty() { "-".to_string() } else { castling };
-    let ep = pos.ep.map_or_else(|| "-".to_string(), |(c, _)| write_cell(variant, c));
+    let ep = pos.ep.map_or_else(|| "-".to_string(), |(c, _)| write_cell(pos.levels, c));
     format!("{} {side} {castling} {ep} {} {}", levels.join("|"), pos.halfmove, pos.fullmove)
 }
