@@ -54,6 +54,12 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
+    /// The same rules without the name (for ids that depend on the rules alone).
+    #[must_use]
+    pub fn without_name(&self) -> RuleSet {
+        RuleSet { name: "", ..self.clone() }
+    }
+
     /// How `role` moves; `None` for the pawn.
     #[must_use]
     pub fn movement(&self, role: Role) -> Option<&Movement> {

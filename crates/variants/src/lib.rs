@@ -86,6 +86,25 @@ impl Variant {
         }
     }
 
+    /// The rule set's id: 16 hexadecimal digits that change whenever its effective rules change
+    /// (see docs/rule-files.md). Results are keyed by it (tuned parameters, records, books).
+    #[must_use]
+    pub fn rules_id(self) -> String {
+        // FNV-1a over the rule data's full description: every rule is in it, the name is not.
+        let text = match self {
+            Variant::Malka => format!("{:?}", stackchess_malka::rule_set().without_name()),
+            Variant::Traditional => format!("{:?}", stackchess_traditional::rule_set().without_name()),
+            Variant::Fide => format!("{:?}", stackchess_traditional::fide_rule_set().without_name()),
+            Variant::AirAttack => format!("{:?}", stackchess_air_attack::AIR_ATTACK.transfer),
+            Variant::Custom(c) => format!("{:?}", c.0.tables.rules.without_name()),
+        };
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in text.bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
     /// Reads a user-defined rule set ([`custom`]) from `path` and loads it.
     ///
     /// # Errors
