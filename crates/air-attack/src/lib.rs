@@ -1,49 +1,41 @@
-//! Air Attack Chess (RULES.md §2): two levels, the standard array on level 1, and the
-//! transfer move: a piece goes straight up or down to its transfer cell T, then acts there
-//! by the transfer table (capture on T ends the move; queen, rook and bishop slide on up to
-//! four cells, the king one, a pawn in home position one step or diagonal capture; the knight
-//! ignores T and must leap on).
-//!
-//! Readings of cases RULES.md leaves implicit (each follows from its text; none changes a count
-//! it gives):
-//! - Transfers keep file and rank, so no transfer ever reaches a promotion rank; the generator
-//!   still attaches the four promotions to any pawn move that ends on one.
-//! - A pawn in home position is one on its home rank on level 1; back there after two
-//!   transfers, it may double-step and step or capture on after a transfer again.
-//! - Castling needs only the cells between king and rook on level 1 empty; pieces on level 2
-//!   above them do not block, but their attacks (transfer captures included) count.
-//! - En passant is a normal move, so only a pawn on the same level takes it; the en-passant cell
-//!   enters the hash only when such a pawn stands ready.
-//! - The diagonal capture a home-position pawn may make from its transfer cell is an attack
-//!   like any other (a black pawn on 1d7 attacks 2c6 and 2e6 while 2d7 is empty).
-//!
-//! The rules are data ([`Rules`], [`TransferRules`]); [`Tables`] are built from them once;
-//! [`Board`] implements [`Position`](stackchess_core::Position).
+//! Air Attack Chess: the standard array on level 1 of two levels; any piece may transfer straight
+//! up or down to its transfer cell and go on there with half its range (the knight must leap on,
+//! whatever stands on the cell). The rules are the file `air-attack.toml` (docs/rule-files.md,
+//! `[transfer]`); docs/rules.md explains every reading.
 //!
 //! ```
 //! use stackchess_core::Position;
 //! assert_eq!(stackchess_air_attack::startpos().count_legal_moves(), 99);
 //! ```
 
-mod attacks;
-mod board;
-mod lfen;
-mod movegen;
-mod rules;
-mod tables;
-
-pub use board::Board;
-pub use rules::{Rules, TransferRules, AIR_ATTACK, START};
-pub use tables::{Tables, LEVELS};
-
+use stackchess_board::{Board, Tables};
 use stackchess_core::Rules as _;
+use stackchess_rules::RuleSet;
 use std::sync::OnceLock;
 
-/// The Air Attack rules of RULES.md (built once).
+/// The rule file.
+pub const RULES: &str = include_str!("../air-attack.toml");
+
+/// The Air Attack start position.
+pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8 w KQkq - 0 1";
+
+/// The Air Attack rule set, read from [`RULES`].
+///
+/// # Panics
+/// Never: the file is checked by this crate's tests.
 #[must_use]
-pub fn rules() -> &'static Tables {
-    static T: OnceLock<&'static Tables> = OnceLock::new();
-    T.get_or_init(|| Box::leak(Box::new(Tables::new(AIR_ATTACK))))
+pub fn rule_set() -> RuleSet {
+    RuleSet::parse(RULES, &|_| None).expect("air-attack.toml is a valid rule file")
+}
+
+/// The Air Attack rules (compiled once).
+///
+/// # Panics
+/// Never: the file is checked by this crate's tests.
+#[must_use]
+pub fn rules() -> &'static Tables<2> {
+    static T: OnceLock<&'static Tables<2>> = OnceLock::new();
+    T.get_or_init(|| stackchess_board::compile(rule_set()).expect("air-attack.toml compiles"))
 }
 
 /// The Air Attack start position.
@@ -53,4 +45,4 @@ pub fn startpos() -> AirAttack {
 }
 
 /// An Air Attack position.
-pub type AirAttack = Board;
+pub type AirAttack = Board<2>;

@@ -152,8 +152,10 @@ fn selfplay_keeps_a_parquet_copy_that_reads_as_the_csv() {
 #[test]
 fn balance_compares_a_user_defined_rule_set_with_its_base() {
     let dir = tmp("rules");
-    let rules = dir.join("malka-slider.rules");
-    std::fs::write(&rules, "# Malka with a sliding queen\nname = malka-slider\nbase = malka\nqueen = slide\n").unwrap();
+    let rules = dir.join("malka-slider.toml");
+    let slider =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/rules/malka-slider.toml")).unwrap();
+    std::fs::write(&rules, slider).unwrap();
     let spec = format!("rules:{}", rules.display());
     // The generator plays it: more first moves than Malka's (the queen is boxed in at the start,
     // so compare two plies deep), fewer than Traditional's.
@@ -189,7 +191,7 @@ fn balance_compares_a_user_defined_rule_set_with_its_base() {
     assert!(without.contains("4 game(s) could not be replayed") && without.contains("unknown variant"), "{without}");
     let with = stats(&["--rules".as_ref(), rules.as_os_str()]);
     assert!(!with.contains("could not be replayed"), "{with}");
-    let bad = stackchess().args(["perft", "-v", "rules:/nowhere.rules", "-d", "1"]).output().unwrap();
-    assert!(!bad.status.success() && text(&bad.stderr).contains("rule set /nowhere.rules"), "{}", text(&bad.stderr));
+    let bad = stackchess().args(["perft", "-v", "rules:/nowhere.toml", "-d", "1"]).output().unwrap();
+    assert!(!bad.status.success() && text(&bad.stderr).contains("rule file /nowhere.toml"), "{}", text(&bad.stderr));
     let _ = std::fs::remove_dir_all(dir);
 }

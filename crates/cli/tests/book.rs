@@ -304,8 +304,9 @@ fn reaches(book: &Book<Fide>, pos: &Fide, target: &str, depth: u32) -> bool {
 #[test]
 fn books_of_user_defined_rule_sets() {
     let dir = tmp("rules");
-    let rules = dir.join("slider.rules");
-    std::fs::write(&rules, "name = slider\nbase = malka\nqueen = slide\n").unwrap();
+    let rules = dir.join("slider.toml");
+    let queen = "{ planar-orthogonal = \"slide\", vertical = \"slide\", orthogonal-slant = \"slide\", planar-diagonal = \"slide\", triagonal = \"slide\" }";
+    std::fs::write(&rules, format!("name = \"slider\"\nbase = \"malka\"\n[pieces]\nqueen = {queen}\n")).unwrap();
     let (r, run, book) = (rules.to_str().unwrap(), dir.join("run"), dir.join("s.book"));
     let v = format!("rules:{r}");
     ok(&[

@@ -10,7 +10,6 @@ mod mv;
 mod notation;
 mod perft_suite;
 mod piece;
-mod placement;
 mod position;
 mod zobrist;
 
@@ -21,7 +20,7 @@ pub use mv::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use notation::{coord, parse_coord, parse_move, parse_san, san};
 pub use perft_suite::{parse_perft_file, PerftEntry};
 pub use piece::{Castling, Color, Piece, Role};
-pub use placement::Placement;
+
 pub use position::{perft_divide, DrawRules, Outcome, Position, Rules, StalemateValue, Termination};
 pub use stackchess_geometry::{Bitboard, Cell};
 pub use zobrist::SplitMix64;

@@ -112,6 +112,8 @@ pub trait Rules: Copy + Send + Sync + 'static + fmt::Debug + PartialEq {
     type Position: Position<Rules = Self>;
     /// The rule set's name, as given on the command line and written in records (`malka`, `fide`, ...).
     fn name(self) -> &'static str;
+    /// The rule set's id: 16 hex digits that identify its effective rules (docs/rule-files.md).
+    fn id(self) -> &'static str;
     /// The starting position.
     fn startpos(self) -> Self::Position;
     /// Reads an LFEN (for a one-level rule set, plain FEN).

@@ -1,25 +1,38 @@
-//! Nardeshir 3D chess, Malka rule set (the default variant): three levels, a queen that
-//! steps one cell in any of the 26 directions, single-step pawns with no en passant, and
-//! promotion only to a kind the mover has lost.
+//! Nardeshir 3D chess, Malka rule set (the default variant): three levels, a queen that steps
+//! one cell in any of the 26 directions, single-step pawns with no en passant, and promotion only
+//! to a kind the mover has lost. The rules are the file `malka.toml` (docs/rule-files.md), read as
+//! they are here; docs/rules.md explains every reading.
+//!
+//! ```
+//! use stackchess_core::Position;
+//! assert_eq!(stackchess_malka::startpos().count_legal_moves(), 70);
+//! ```
 
-use stackchess_core::Rules;
-use stackchess_nardeshir::{Board, RuleSet, Tables};
+use stackchess_board::{Board, Tables};
+use stackchess_core::Rules as _;
+use stackchess_rules::RuleSet;
 use std::sync::OnceLock;
 
-/// The Nardeshir start position: White on level 1, Black on level 3.
-pub const START: &str = "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1";
+/// The rule file.
+pub const RULES: &str = include_str!("../malka.toml");
 
-/// The Malka rule set as data.
+/// The Malka rule set, read from [`RULES`].
+///
+/// # Panics
+/// Never: the file is checked by this crate's tests.
 #[must_use]
 pub fn rule_set() -> RuleSet {
-    RuleSet::nardeshir("malka", 3, true, START)
+    RuleSet::parse(RULES, &|_| None).expect("malka.toml is a valid rule file")
 }
 
-/// The Malka rules (built once).
+/// The Malka rules (compiled once).
+///
+/// # Panics
+/// Never: the file is checked by this crate's tests.
 #[must_use]
 pub fn rules() -> &'static Tables<3> {
     static T: OnceLock<&'static Tables<3>> = OnceLock::new();
-    T.get_or_init(|| Tables::leak(rule_set()))
+    T.get_or_init(|| stackchess_board::compile(rule_set()).expect("malka.toml compiles"))
 }
 
 /// The Malka start position.

@@ -1,40 +1,61 @@
 //! Nardeshir 3D chess, Traditional rule set (sliding queen, double step, en passant, free
-//! promotion), and `fide`: the same rules on a single level, which is standard chess.
+//! promotion), and `fide`: standard chess, the one-level case of the same generator. The rules
+//! are the files `traditional.toml` and `fide.toml` (docs/rule-files.md); docs/rules.md explains
+//! every reading.
+//!
+//! ```
+//! use stackchess_core::Position;
+//! assert_eq!(stackchess_traditional::startpos().count_legal_moves(), 100);
+//! assert_eq!(stackchess_traditional::fide_startpos().perft(3), 8902);
+//! ```
 
-use stackchess_core::Rules;
-use stackchess_nardeshir::{Board, RuleSet, Tables};
+use stackchess_board::{Board, Tables};
+use stackchess_core::Rules as _;
+use stackchess_rules::RuleSet;
 use std::sync::OnceLock;
 
-/// The Nardeshir start position: White on level 1, Black on level 3.
-pub const START: &str = "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1";
+/// The Traditional rule file.
+pub const RULES: &str = include_str!("../traditional.toml");
 
-/// The standard chess start position.
-pub const FIDE_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// The rule file of standard chess.
+pub const FIDE_RULES: &str = include_str!("../fide.toml");
 
-/// The Traditional rule set as data.
+/// The Traditional rule set, read from [`RULES`].
+///
+/// # Panics
+/// Never: the file is checked by this crate's tests.
 #[must_use]
 pub fn rule_set() -> RuleSet {
-    RuleSet::nardeshir("traditional", 3, false, START)
+    RuleSet::parse(RULES, &|_| None).expect("traditional.toml is a valid rule file")
 }
 
-/// Standard chess as data: the Traditional rule set on one level.
+/// Standard chess, read from [`FIDE_RULES`].
+///
+/// # Panics
+/// Never: the file is checked by this crate's tests.
 #[must_use]
 pub fn fide_rule_set() -> RuleSet {
-    RuleSet::nardeshir("fide", 1, false, FIDE_START)
+    RuleSet::parse(FIDE_RULES, &|_| None).expect("fide.toml is a valid rule file")
 }
 
-/// The Traditional rules (built once).
+/// The Traditional rules (compiled once).
+///
+/// # Panics
+/// Never: the file is checked by this crate's tests.
 #[must_use]
 pub fn rules() -> &'static Tables<3> {
     static T: OnceLock<&'static Tables<3>> = OnceLock::new();
-    T.get_or_init(|| Tables::leak(rule_set()))
+    T.get_or_init(|| stackchess_board::compile(rule_set()).expect("traditional.toml compiles"))
 }
 
-/// The rules of standard chess (built once).
+/// The rules of standard chess (compiled once).
+///
+/// # Panics
+/// Never: the file is checked by this crate's tests.
 #[must_use]
 pub fn fide_rules() -> &'static Tables<1> {
     static T: OnceLock<&'static Tables<1>> = OnceLock::new();
-    T.get_or_init(|| Tables::leak(fide_rule_set()))
+    T.get_or_init(|| stackchess_board::compile(fide_rule_set()).expect("fide.toml compiles"))
 }
 
 /// The Traditional start position.

@@ -1,16 +1,23 @@
-//! The variant facade: the one place a variant is chosen at run time.
+//! The variant facade: the one place a rule set is chosen at run time.
 //!
-//! Code below this crate is generic over [`Position`]; callers pick a [`Variant`] and
-//! pass a [`WithPosition`] visitor, which is monomorphised once per variant.
+//! A [`Variant`] is a built-in rule set (malka, traditional, fide, air-attack) or one loaded from
+//! a rule file (docs/rule-files.md); any number can be loaded in one process. Code below this
+//! crate is generic over [`Position`]: callers pick a [`Variant`] and pass a [`WithPosition`]
+//! visitor, which is monomorphised once per board shape (the level count) and receives the rule
+//! set's handle.
 
-pub mod custom;
+mod loaded;
 
-use stackchess_core::Position;
+use stackchess_core::{Position, Rules};
+use stackchess_rules::RuleSet;
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
 
+pub use loaded::Loaded;
 pub use stackchess_air_attack::{self as air_attack, AirAttack};
 pub use stackchess_malka::{self as malka, Malka};
+pub use stackchess_rules::RuleError;
 pub use stackchess_traditional::{self as traditional, Fide, Traditional};
 
 /// A rule set, chosen at run time: a built-in variant, or one loaded from a rule file.
@@ -25,29 +32,8 @@ pub enum Variant {
     Fide,
     /// Air Attack Chess: two levels and the transfer move.
     AirAttack,
-    /// A user-defined rule set ([`custom`]).
-    Custom(Custom),
-}
-
-/// A loaded user-defined rule set: a handle that compares by identity.
-#[derive(Clone, Copy)]
-pub struct Custom(&'static custom::Loaded);
-
-impl PartialEq for Custom {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self.0, o.0)
-    }
-}
-impl Eq for Custom {}
-impl std::hash::Hash for Custom {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        std::ptr::hash(self.0, h);
-    }
-}
-impl fmt::Debug for Custom {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Custom({})", self.0.tables.rules.name)
-    }
+    /// A rule set loaded from a rule file.
+    Loaded(Loaded),
 }
 
 impl Variant {
@@ -62,58 +48,115 @@ impl Variant {
             Variant::Traditional => "traditional",
             Variant::Fide => "fide",
             Variant::AirAttack => "air-attack",
-            Variant::Custom(c) => c.0.tables.rules.name,
+            Variant::Loaded(l) => l.name(),
+        }
+    }
+
+    /// The text of a built-in rule file by name (the `base` of a rule file).
+    #[must_use]
+    pub fn builtin_rules(name: &str) -> Option<&'static str> {
+        match name {
+            "malka" => Some(stackchess_malka::RULES),
+            "traditional" => Some(stackchess_traditional::RULES),
+            "fide" => Some(stackchess_traditional::FIDE_RULES),
+            "air-attack" => Some(stackchess_air_attack::RULES),
+            _ => None,
+        }
+    }
+
+    /// The effective rules.
+    #[must_use]
+    pub fn rule_set(self) -> RuleSet {
+        match self {
+            Variant::Malka => stackchess_malka::rules().rules.clone(),
+            Variant::Traditional => stackchess_traditional::rules().rules.clone(),
+            Variant::Fide => stackchess_traditional::fide_rules().rules.clone(),
+            Variant::AirAttack => stackchess_air_attack::rules().rules.clone(),
+            Variant::Loaded(l) => l.rule_set().clone(),
         }
     }
 
     /// Number of levels.
     #[must_use]
-    pub const fn levels(self) -> usize {
+    pub fn levels(self) -> usize {
         match self {
-            Variant::Malka | Variant::Traditional | Variant::Custom(_) => 3,
+            Variant::Malka | Variant::Traditional => 3,
             Variant::Fide => 1,
             Variant::AirAttack => 2,
+            Variant::Loaded(l) => l.rule_set().board.levels,
         }
     }
 
-    /// The built-in variant whose evaluation settings suit this one: itself, or the rule set a
-    /// user-defined one changes.
+    /// The rule set's id: 16 hexadecimal digits of its effective rules (docs/rule-files.md).
+    /// Results are keyed by it: records, books, tuned parameters.
+    #[must_use]
+    pub fn rules_id(self) -> &'static str {
+        struct Id;
+        impl WithPosition for Id {
+            type Output = &'static str;
+            fn call<P: Position>(self, rules: P::Rules) -> &'static str {
+                rules.id()
+            }
+        }
+        self.with(Id)
+    }
+
+    /// The built-in rule set a loaded one names as its `base` (none for built-ins, or a file
+    /// without a base).
+    #[must_use]
+    pub fn base(self) -> Option<&'static str> {
+        match self {
+            Variant::Loaded(l) => l.base(),
+            _ => None,
+        }
+    }
+
+    /// The built-in variant whose evaluation settings serve this one: itself, or the base of a
+    /// loaded rule set, or (for a file without a base) the built-in of the same shape.
     #[must_use]
     pub fn eval_name(self) -> &'static str {
         match self {
-            Variant::Custom(c) => c.0.base,
+            Variant::Loaded(l) => l.base().unwrap_or_else(|| {
+                let r = l.rule_set();
+                match r.board.levels {
+                    1 => "fide",
+                    _ if r.transfer.enabled => "air-attack",
+                    _ => "traditional",
+                }
+            }),
             v => v.name(),
         }
     }
 
-    /// The rule set's id: 16 hexadecimal digits that change whenever its effective rules change
-    /// (see docs/rule-files.md). Results are keyed by it (tuned parameters, records, books).
-    #[must_use]
-    pub fn rules_id(self) -> String {
-        // FNV-1a over the rule data's full description: every rule is in it, the name is not.
-        let text = match self {
-            Variant::Malka => format!("{:?}", stackchess_malka::rule_set().without_name()),
-            Variant::Traditional => format!("{:?}", stackchess_traditional::rule_set().without_name()),
-            Variant::Fide => format!("{:?}", stackchess_traditional::fide_rule_set().without_name()),
-            Variant::AirAttack => format!("{:?}", stackchess_air_attack::AIR_ATTACK.transfer),
-            Variant::Custom(c) => format!("{:?}", c.0.tables.rules.without_name()),
-        };
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in text.bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        format!("{h:016x}")
-    }
-
-    /// Reads a user-defined rule set ([`custom`]) from `path` and loads it.
+    /// Reads a rule file and loads it.
     ///
     /// # Errors
-    /// An unreadable file or a bad spec, naming the file (and line).
-    pub fn load_rules(path: &std::path::Path) -> Result<Variant, VariantError> {
+    /// An unreadable file, a bad rule set (naming the key and line), a built-in name for other
+    /// rules, or a name already loaded for other rules.
+    pub fn load_rules(path: &Path) -> Result<Variant, VariantError> {
         let err = |message: String| VariantError::Rules { path: path.display().to_string(), message };
         let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-        let loaded = custom::install(custom::parse_spec(&text).map_err(err)?).map_err(err)?;
-        Ok(Variant::Custom(Custom(loaded)))
+        Variant::from_text(&text).map_err(|e| err(e.to_string()))
+    }
+
+    /// Loads the rule file `text` (a built-in's name is taken only for the built-in's own rules).
+    ///
+    /// # Errors
+    /// As [`Variant::load_rules`], naming the key and line.
+    pub fn from_text(text: &str) -> Result<Variant, RuleError> {
+        let rules = RuleSet::parse(text, &|name| Variant::builtin_rules(name).map(str::to_owned))?;
+        if let Some(b) = Variant::ALL.into_iter().find(|v| v.name() == rules.name) {
+            return if b.rules_id() == rules.id() {
+                Ok(b)
+            } else {
+                Err(RuleError::new(
+                    "name",
+                    None,
+                    format!("'{}' is a built-in variant's name; choose another", rules.name),
+                ))
+            };
+        }
+        loaded::install(rules, base_of(text)).map(Variant::Loaded)
     }
 
     /// Calls `f` with this variant's position type and rules.
@@ -123,19 +166,26 @@ impl Variant {
             Variant::Traditional => f.call::<Traditional>(stackchess_traditional::rules()),
             Variant::Fide => f.call::<Fide>(stackchess_traditional::fide_rules()),
             Variant::AirAttack => f.call::<AirAttack>(stackchess_air_attack::rules()),
-            Variant::Custom(c) => f.call::<Malka>(c.0.tables),
+            Variant::Loaded(l) => l.with(f),
         }
     }
 }
 
-/// The evaluation name for the variant called `name`: the base of a loaded user-defined rule set
-/// of that name (see [`Variant::eval_name`]), else `name` itself.
+/// The evaluation name for the variant called `name` (see [`Variant::eval_name`]); `name` itself
+/// when no built-in or loaded variant has it.
 #[must_use]
 pub fn eval_name(name: &str) -> &str {
-    match custom::find(name) {
-        Some(l) => l.base,
-        None => name,
+    match name.parse::<Variant>() {
+        Ok(v) => v.eval_name(),
+        Err(_) => name,
     }
+}
+
+/// The `base` a rule file names, if any.
+fn base_of(text: &str) -> Option<&'static str> {
+    let value: toml::Table = text.parse().ok()?;
+    let base = value.get("base")?.as_str()?;
+    Variant::ALL.iter().map(|v| v.name()).find(|n| *n == base)
 }
 
 /// Code to run for a variant chosen at run time, generic over its position type.
@@ -152,7 +202,7 @@ impl fmt::Display for Variant {
     }
 }
 
-/// A variant that cannot be had: an unknown name, or a bad rule-set file.
+/// A variant that cannot be had: an unknown name, or a bad rule file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantError {
     /// No built-in or loaded variant has this name.
@@ -161,7 +211,7 @@ pub enum VariantError {
     Rules {
         /// The file.
         path: String,
-        /// What is wrong (with the line, where there is one).
+        /// What is wrong (with the key and line, where there is one).
         message: String,
     },
 }
@@ -173,11 +223,11 @@ impl fmt::Display for VariantError {
                 let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
                 write!(
                     f,
-                    "unknown variant '{name}' (expected one of: {}, or rules:FILE for a user-defined rule set)",
+                    "unknown variant '{name}' (expected one of: {}, or rules:FILE for a rule file)",
                     names.join(", ")
                 )
             }
-            VariantError::Rules { path, message } => write!(f, "rule set {path}: {message}"),
+            VariantError::Rules { path, message } => write!(f, "rule file {path}: {message}"),
         }
     }
 }
@@ -191,7 +241,7 @@ impl FromStr for Variant {
         if let Some(v) = Variant::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(s)) {
             return Ok(v);
         }
-        custom::find(s).map(|l| Variant::Custom(Custom(l))).ok_or_else(|| VariantError::Unknown(s.to_owned()))
+        loaded::find(s).map(Variant::Loaded).ok_or_else(|| VariantError::Unknown(s.to_owned()))
     }
 }
 
@@ -207,7 +257,7 @@ impl VariantArg {
     /// An unknown name, or an unreadable or bad rule file.
     pub fn load(&self) -> Result<Variant, VariantError> {
         match self.0.strip_prefix("rules:") {
-            Some(path) => Variant::load_rules(std::path::Path::new(path)),
+            Some(path) => Variant::load_rules(Path::new(path)),
             None => self.0.parse(),
         }
     }
@@ -223,7 +273,7 @@ impl FromStr for VariantArg {
     type Err = VariantError;
     /// Any `rules:FILE` (read later, by [`VariantArg::load`]) or a non-empty name.
     fn from_str(s: &str) -> Result<VariantArg, VariantError> {
-        if s.trim().is_empty() || s == "rules:" {
+        if s.trim().is_empty() || s.trim() == "rules:" {
             return Err(VariantError::Unknown(s.to_owned()));
         }
         Ok(VariantArg(s.trim().to_owned()))
@@ -250,7 +300,6 @@ mod tests {
     impl WithPosition for Start {
         type Output = String;
         fn call<P: Position>(self, rules: P::Rules) -> String {
-            use stackchess_core::Rules as _;
             rules.startpos().to_lfen()
         }
     }
@@ -260,6 +309,7 @@ mod tests {
         for v in Variant::ALL {
             assert_eq!(v.name().parse::<Variant>(), Ok(v));
             assert_eq!(v.with(Start).split('|').count(), v.levels());
+            assert_eq!(v.rule_set().id(), v.rules_id());
         }
         assert!("chess".parse::<Variant>().unwrap_err().to_string().contains("malka"));
     }

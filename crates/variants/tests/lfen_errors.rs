@@ -113,17 +113,17 @@ fn illegal_positions_are_rejected() {
         assert_eq!(f, LfenField::Placement, "{text}");
         assert!(text.contains("pawn on"), "{text}");
     }
-    // Malka has no double step, so no en-passant cell; fide reads plain FEN cells.
+    // Malka has no double step and so no en passant, and no en-passant cell; fide reads plain FEN cells.
     let (f, text) = err::<Malka>(
         stackchess_variants::malka::rules(),
         "8/8/8/8/4P3/8/8/4K3|8/8/8/8/8/8/8/8|4k3/8/8/8/8/8/8/8 b - 1e3",
     );
     assert_eq!(f, LfenField::EnPassant);
-    assert!(text.contains("no double step"), "{text}");
-    assert!(stackchess_traditional::fide_rules()
+    assert!(text.contains("no en passant"), "{text}");
+    assert!(stackchess_variants::traditional::fide_rules()
         .from_lfen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
         .is_ok());
-    assert!(stackchess_traditional::fide_rules()
+    assert!(stackchess_variants::traditional::fide_rules()
         .from_lfen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq 1e3 0 1")
         .is_ok());
     assert_eq!(

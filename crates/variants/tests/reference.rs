@@ -4,7 +4,9 @@
 
 use stackchess_core::Rules as _;
 use stackchess_core::{Move, MoveKind, Position, SplitMix64};
+use stackchess_reference::Reference;
 use stackchess_variants::{Variant, WithPosition};
+use std::path::PathBuf;
 
 /// Level-prefixed coordinate text, as the reference writes it for every variant.
 fn full(m: Move) -> String {
@@ -26,14 +28,15 @@ struct Coverage {
     level_changes: usize,
 }
 
-struct Compare {
+struct Compare<'a> {
+    reference: &'a Reference,
     positions: usize,
     seed: u64,
     /// Favour captures, promotions and pawn moves (reaches endings), or walk uniformly (keeps castling).
     biased: bool,
 }
 
-impl WithPosition for Compare {
+impl WithPosition for Compare<'_> {
     type Output = Coverage;
     fn call<P: Position>(self, rules: P::Rules) -> Coverage {
         let name = rules.name();
@@ -46,10 +49,13 @@ impl WithPosition for Compare {
             let lfen = pos.to_lfen();
             let mut ours: Vec<String> = pos.moves().iter().map(|&m| full(m)).collect();
             ours.sort();
-            let theirs = stackchess_reference::legal_moves(name, &lfen).expect("reference reads our LFEN");
+            let theirs = self.reference.legal_moves(&lfen).expect("reference reads our LFEN");
             assert_eq!(ours, theirs, "{name}: legal moves differ in {lfen}");
-            let check = stackchess_reference::in_check(name, &lfen).expect("reference reads our LFEN");
+            let check = self.reference.in_check(&lfen).expect("reference reads our LFEN");
             assert_eq!(pos.is_check(), check, "{name}: check status differs in {lfen}");
+            let outcome = pos.outcome().map(|o| (o.reason.name().to_owned(), o.winner.map(|c| c.to_string())));
+            let expected = self.reference.outcome(&lfen).expect("reference reads our LFEN");
+            assert_eq!(outcome, expected, "{name}: outcome differs in {lfen}");
             checked += 1;
             let moves = pos.moves();
             cov.positions += 1;
@@ -81,7 +87,7 @@ impl WithPosition for Compare {
             .unwrap_or_else(|| moves[rng.below(moves.len())]);
             // Every few plies, the position after the move must match the reference's too.
             if checked % 7 == 0 {
-                let after = stackchess_reference::play(name, &lfen, &full(m)).expect("reference plays our move");
+                let after = self.reference.play(&lfen, &full(m)).expect("reference plays our move");
                 let mut next = pos.clone();
                 next.play_unchecked(m);
                 assert_eq!(
@@ -98,12 +104,17 @@ impl WithPosition for Compare {
     }
 }
 
+fn builtin_text(name: &str) -> Option<String> {
+    Variant::builtin_rules(name).map(str::to_owned)
+}
+
 #[test]
 fn fast_and_reference_generators_agree_on_random_positions() {
     for v in Variant::ALL {
+        let reference = Reference::from_toml(Variant::builtin_rules(v.name()).unwrap(), &builtin_text).unwrap();
         let mut total = Coverage::default();
         for seed in 1..=4 {
-            let c = v.with(Compare { positions: 500, seed, biased: seed % 2 == 0 });
+            let c = v.with(Compare { reference: &reference, positions: 500, seed, biased: seed % 2 == 0 });
             total.positions += c.positions;
             total.checks += c.checks;
             total.castles += c.castles;
@@ -124,21 +135,54 @@ fn fast_and_reference_generators_agree_on_random_positions() {
     }
 }
 
-struct Perft(u32);
+/// Every example rule file under data/rules, through the facade and through the reference.
+#[test]
+fn every_example_rule_file_agrees_with_the_reference() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/rules");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 12, "{} rule files", files.len());
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let v = Variant::load_rules(&path).unwrap_or_else(|e| panic!("{e}"));
+        let reference =
+            Reference::from_toml(&text, &builtin_text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut total = Coverage::default();
+        for seed in 1..=2 {
+            let c = v.with(Compare { reference: &reference, positions: 250, seed, biased: seed % 2 == 0 });
+            total.positions += c.positions;
+            total.checks += c.checks;
+            total.promotions += c.promotions;
+            total.level_changes += c.level_changes;
+        }
+        eprintln!("{}: {total:?}", path.display());
+        assert_eq!(total.positions, 500);
+        assert!(total.checks > 0, "{}: {total:?}", path.display());
+        if v.levels() > 1 {
+            assert!(total.level_changes > 50, "{}: {total:?}", path.display());
+        }
+    }
+}
 
-impl WithPosition for Perft {
+struct Perft<'a>(&'a Reference, u32);
+
+impl WithPosition for Perft<'_> {
     type Output = ();
     fn call<P: Position>(self, rules: P::Rules) {
         let pos = rules.startpos();
-        let name = rules.name();
-        let reference = stackchess_reference::perft(name, &pos.to_lfen(), self.0).expect("reference perft");
-        assert_eq!(pos.perft(self.0), reference, "{name}: start-position perft({}) differs", self.0);
+        let reference = self.0.perft(&pos.to_lfen(), self.1).expect("reference perft");
+        assert_eq!(pos.perft(self.1), reference, "{}: start-position perft({}) differs", rules.name(), self.1);
     }
 }
 
 #[test]
 fn start_position_perft_agrees_with_reference() {
     for v in Variant::ALL {
-        v.with(Perft(2));
+        let reference = Reference::from_toml(Variant::builtin_rules(v.name()).unwrap(), &builtin_text).unwrap();
+        v.with(Perft(&reference, 2));
     }
 }

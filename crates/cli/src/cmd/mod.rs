@@ -13,6 +13,7 @@ pub mod match_;
 pub mod merge;
 pub mod moves;
 pub mod perft;
+pub mod rules;
 pub mod selfplay;
 pub mod show;
 #[cfg(feature = "analysis")]

@@ -10,7 +10,7 @@ fn e(field: LfenField, msg: impl Into<String>) -> LfenError {
 
 /// Reads an LFEN for the variant `V`.
 pub(crate) fn parse<const L: usize>(t: &'static Tables<L>, lfen: &str) -> Result<Board<L>, LfenError> {
-    let f = split_lfen(lfen, L, t.rules.name)?;
+    let f = split_lfen(lfen, L, t.name)?;
     let mut b = Board::<L>::empty(t);
     parse_placement(&f.levels, |c, p| b.put(c, p))?;
     b.turn = f.turn;
@@ -58,7 +58,7 @@ fn parse_castling<const L: usize>(b: &Board<L>, s: &str) -> Result<Castling, Lfe
             _ => return Err(e(LfenField::Castling, format!("'{ch}' is not one of K Q k q or '-'"))),
         };
         let Some(cm) = b.t.castles[color.index()][usize::from(long)] else {
-            return Err(e(LfenField::Castling, format!("{} has no castling", b.t.rules.name)));
+            return Err(e(LfenField::Castling, format!("{} has no castling", b.t.name)));
         };
         let king = Piece { color, role: Role::King };
         let rook = Piece { color, role: Role::Rook };
@@ -87,8 +87,8 @@ fn parse_ep<const L: usize>(b: &Board<L>, s: &str) -> Result<Option<(Cell, Cell)
         return Ok(None);
     }
     let cell = Cell::parse(s, L).map_err(|err| e(LfenField::EnPassant, err.to_string()))?;
-    if !b.t.rules.pawn.double_step {
-        return Err(e(LfenField::EnPassant, format!("{} has no double step, so no en-passant cell", b.t.rules.name)));
+    if !b.t.en_passant {
+        return Err(e(LfenField::EnPassant, format!("{} has no en passant, so no en-passant cell", b.t.name)));
     }
     let mover = b.turn.other();
     let occ = b.occupied();

@@ -1,6 +1,6 @@
-//! Where the pieces stand: one bitboard per colour and one per role, shared by every board type.
+//! Where the pieces stand: one bitboard per colour and one per role.
 
-use crate::{Color, Piece, Role};
+use stackchess_core::{Color, Piece, Role};
 use stackchess_geometry::{Bitboard, Cell};
 
 /// The pieces on a board of `L` levels: a cell holds a piece of colour `c` and role `r` when it

@@ -1,9 +1,7 @@
 //! The position type: bitboards by colour and role, plus the LFEN state.
 
-use crate::Tables;
-use stackchess_core::{
-    Castling, Color, DrawRules, LfenError, Move, MoveKind, MoveList, Piece, Placement, Position, Role, Rules,
-};
+use crate::{Placement, Tables};
+use stackchess_core::{Castling, Color, DrawRules, LfenError, Move, MoveKind, MoveList, Piece, Position, Role, Rules};
 use stackchess_geometry::{Bitboard, Cell};
 use std::fmt;
 
@@ -135,10 +133,10 @@ impl<const L: usize> Board<L> {
 
     /// Promotion roles the side `c` may choose now.
     pub(crate) fn promotion_roles(&self, c: Color) -> impl Iterator<Item = Role> + '_ {
-        let lost_only = self.t.rules.pawn.promotion == crate::Promotion::LostPieces;
+        let lost_only = self.t.promote_lost;
         Role::PROMOTIONS
             .into_iter()
-            .filter(move |r| !lost_only || self.pieces(c, *r).count() < self.t.start_counts[r.index()])
+            .filter(move |r| !lost_only || self.pieces(c, *r).count() < self.t.start_counts[c.index()][r.index()])
     }
 }
 
@@ -146,11 +144,15 @@ impl<const L: usize> Rules for &'static Tables<L> {
     type Position = Board<L>;
 
     fn name(self) -> &'static str {
-        self.rules.name
+        self.name
+    }
+
+    fn id(self) -> &'static str {
+        self.id
     }
 
     fn startpos(self) -> Board<L> {
-        crate::lfen::parse(self, self.rules.start).expect("the rule set's start position is valid")
+        crate::lfen::parse(self, &self.start).expect("the start position was checked when the rules were compiled")
     }
 
     fn from_lfen(self, lfen: &str) -> Result<Board<L>, LfenError> {
@@ -158,7 +160,7 @@ impl<const L: usize> Rules for &'static Tables<L> {
     }
 
     fn draws(self) -> DrawRules {
-        self.rules.draws
+        self.draws
     }
 }
 
@@ -238,17 +240,29 @@ impl<const L: usize> Position for Board<L> {
                     self.put(cm.rook_to, rook);
                 }
             }
-            _ => {
+            kind => {
                 if let Some(r) = self.role_at(m.to()) {
                     self.take(m.to(), Piece { color: them, role: r });
                     reset_clock = true;
+                }
+                // A transfer that captured on its transfer cell and went on (capture-ends-move
+                // off) captures there too; a knight's transfer passes over its cell.
+                if kind == MoveKind::Transfer && role != Role::Knight {
+                    let via = Cell::from_index(m.to().level() * 64 + m.from().plane());
+                    if via != m.to() {
+                        if let Some(r) = self.placed.piece_at(via).filter(|p| p.color == them).map(|p| p.role) {
+                            self.take(via, Piece { color: them, role: r });
+                            self.castling.0 &= !t.castle_clear[via.index()];
+                            reset_clock = true;
+                        }
+                    }
                 }
             }
         }
         self.take(m.from(), mover);
         self.put(m.to(), Piece { color: us, role: m.promotion().unwrap_or(role) });
         self.castling.0 &= !(t.castle_clear[m.from().index()] | t.castle_clear[m.to().index()]);
-        self.ep = (m.kind() == MoveKind::DoubleStep).then(|| {
+        self.ep = (m.kind() == MoveKind::DoubleStep && t.en_passant).then(|| {
             let (a, b) = (m.from(), m.to());
             let mid = Cell::from_index((a.index() + b.index()) / 2);
             (mid, b)

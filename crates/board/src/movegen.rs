@@ -1,4 +1,6 @@
-//! Legal move generation with check and pin masks, and attack queries.
+//! Legal move generation. Where every attack runs along a line (no riders, no transfers), check
+//! and pin masks make every move legal by construction; otherwise [`crate::general`] tests the
+//! moves that could expose the king.
 
 use crate::Board;
 use stackchess_core::{Color, Move, MoveKind, MoveList, Position, Role};
@@ -6,28 +8,26 @@ use stackchess_geometry::{Bitboard, Cell};
 
 /// Where generated moves go: a list, or a counter (bulk counting).
 pub(crate) trait Sink<const L: usize> {
-    /// Ordinary moves from `from` to each target.
-    fn set(&mut self, from: Cell, targets: Bitboard<L>);
+    /// Moves from `from` to each target, of `kind`.
+    fn set(&mut self, from: Cell, targets: Bitboard<L>, kind: MoveKind);
     /// Promotions from `from` to each target, to each of `roles`.
-    fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role]);
+    fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role], kind: MoveKind);
     /// One move.
     fn one(&mut self, m: Move);
 }
 
 impl<const L: usize> Sink<L> for MoveList {
     #[inline]
-    fn set(&mut self, from: Cell, targets: Bitboard<L>) {
-        for to in targets.cells() {
-            self.push(Move::normal(from, to));
-        }
+    fn set(&mut self, from: Cell, targets: Bitboard<L>, kind: MoveKind) {
+        targets.for_each(|to| self.push(Move::new(from, to, None, kind)));
     }
     #[inline]
-    fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role]) {
-        for to in targets.cells() {
+    fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role], kind: MoveKind) {
+        targets.for_each(|to| {
             for &r in roles {
-                self.push(Move::new(from, to, Some(r), MoveKind::Normal));
+                self.push(Move::new(from, to, Some(r), kind));
             }
-        }
+        });
     }
     #[inline]
     fn one(&mut self, m: Move) {
@@ -37,11 +37,11 @@ impl<const L: usize> Sink<L> for MoveList {
 
 impl<const L: usize> Sink<L> for usize {
     #[inline]
-    fn set(&mut self, _: Cell, targets: Bitboard<L>) {
+    fn set(&mut self, _: Cell, targets: Bitboard<L>, _: MoveKind) {
         *self += targets.count() as usize;
     }
     #[inline]
-    fn promos(&mut self, _: Cell, targets: Bitboard<L>, roles: &[Role]) {
+    fn promos(&mut self, _: Cell, targets: Bitboard<L>, roles: &[Role], _: MoveKind) {
         *self += targets.count() as usize * roles.len();
     }
     #[inline]
@@ -52,7 +52,7 @@ impl<const L: usize> Sink<L> for usize {
 
 /// The roles in a bit mask.
 #[inline]
-fn roles_in(mask: u8) -> impl Iterator<Item = Role> {
+pub(crate) fn roles_in(mask: u8) -> impl Iterator<Item = Role> {
     let mut m = mask;
     std::iter::from_fn(move || {
         if m == 0 {
@@ -65,7 +65,7 @@ fn roles_in(mask: u8) -> impl Iterator<Item = Role> {
 }
 
 impl<const L: usize> Board<L> {
-    /// Cells a non-pawn `role` on `c` attacks, given occupancy.
+    /// Cells a non-pawn `role` on `c` attacks by a normal move, given occupancy.
     #[inline]
     pub(crate) fn piece_attacks(&self, role: Role, c: Cell, occ: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
@@ -73,16 +73,22 @@ impl<const L: usize> Board<L> {
             Some(b) => *b,
             None => Bitboard::EMPTY,
         };
-        let gs = t.slides[role.index()];
-        if !gs.is_empty() {
-            a |= t.rays.slides(c, gs, occ);
+        for lines in &t.lines[role.index()] {
+            let s = t.rays.slides(c, lines.groups, occ);
+            a |= match &lines.reach {
+                None => s,
+                Some(reach) => s & reach[c.index()],
+            };
+        }
+        for &(d, range) in &t.riders[role.index()] {
+            a |= ride(c, d, range, occ);
         }
         a
     }
 
     /// Pieces of `by` of the roles in the bit mask `roles`.
     #[inline]
-    fn of_roles(&self, by: Color, roles: u8) -> Bitboard<L> {
+    pub(crate) fn of_roles(&self, by: Color, roles: u8) -> Bitboard<L> {
         let mut b = Bitboard::EMPTY;
         for r in roles_in(roles) {
             b |= self.placed.by_role[r.index()];
@@ -90,26 +96,36 @@ impl<const L: usize> Board<L> {
         b & self.placed.by_color[by.index()]
     }
 
-    /// The pieces of `by` that attack `c`, given occupancy.
+    /// The pieces of `by` that attack `c` by normal moves, given occupancy.
     pub(crate) fn attackers(&self, c: Cell, by: Color, occ: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
         let mut a = t.pawn_captures[by.other().index()][c.index()] & self.pieces(by, Role::Pawn);
         for r in roles_in(t.leap_roles) {
             a |= t.leaps[r.index()][c.index()] & self.pieces(by, r);
         }
-        for (&(gs, roles), empty) in t.slide_classes.iter().zip(&t.class_empty) {
-            let s = self.of_roles(by, roles) & empty[c.index()];
+        for class in &t.slide_classes {
+            let s = self.of_roles(by, class.roles) & class.empty[c.index()];
             if !s.is_empty() {
-                a |= t.rays.slides(c, gs, occ) & s;
+                a |= t.rays.slides(c, class.groups, occ) & s;
+            }
+        }
+        for role in Role::ALL {
+            for &(d, range) in &t.riders[role.index()] {
+                let back = stackchess_geometry::Dir::new(-d.df, -d.dr, -d.dl);
+                a |= ride(c, back, range, occ) & self.pieces(by, role);
             }
         }
         a
     }
 
-    /// Whether `by` attacks `c`, given occupancy.
+    /// Whether `by` attacks `c` (by a normal move, or a transfer where the rules have them), given
+    /// occupancy.
     #[inline]
     pub(crate) fn is_attacked(&self, c: Cell, by: Color, occ: Bitboard<L>) -> bool {
         let t = self.t;
+        if t.general {
+            return self.attacked_general(c, by, self.placed.by_color[by.index()] & occ, occ);
+        }
         if t.pawn_captures[by.other().index()][c.index()].intersects(self.pieces(by, Role::Pawn)) {
             return true;
         }
@@ -118,9 +134,9 @@ impl<const L: usize> Board<L> {
                 return true;
             }
         }
-        t.slide_classes.iter().zip(&t.class_empty).any(|(&(gs, roles), empty)| {
-            let s = self.of_roles(by, roles) & empty[c.index()];
-            !s.is_empty() && t.rays.slides(c, gs, occ).intersects(s)
+        t.slide_classes.iter().any(|class| {
+            let s = self.of_roles(by, class.roles) & class.empty[c.index()];
+            !s.is_empty() && t.rays.slides(c, class.groups, occ).intersects(s)
         })
     }
 
@@ -133,10 +149,10 @@ impl<const L: usize> Board<L> {
         let mut rays = [(king, Bitboard::EMPTY); 16];
         let mut n = 0;
         let mut snipers = Bitboard::EMPTY;
-        for (&(_, roles), empty) in t.slide_classes.iter().zip(&t.class_empty) {
-            snipers |= empty[king.index()] & self.of_roles(them, roles);
+        for class in &t.slide_classes {
+            snipers |= class.empty[king.index()] & self.of_roles(them, class.roles);
         }
-        for s in snipers.cells() {
+        snipers.for_each(|s| {
             let between = t.rays.between(king, s);
             let blockers = between & occ;
             if !blockers.more_than_one() {
@@ -148,12 +164,16 @@ impl<const L: usize> Board<L> {
                     }
                 }
             }
-        }
+        });
         (pinned, rays, n)
     }
 
     /// Generates the legal moves into `sink`.
     pub(crate) fn generate<S: Sink<L>>(&self, sink: &mut S) {
+        if self.t.general {
+            self.generate_general(sink);
+            return;
+        }
         let t = self.t;
         let us = self.turn;
         let them = us.other();
@@ -162,7 +182,7 @@ impl<const L: usize> Board<L> {
         let king = self.king(us);
         let checkers = self.attackers(king, them, occ);
 
-        // King steps: to cells not attacked once the king has left its own.
+        // King moves: to cells not attacked once the king has left its own.
         let no_king = occ.without(Bitboard::from_cell(king));
         let mut kt = self.piece_attacks(Role::King, king, occ).without(ours);
         kt.for_each(|c| {
@@ -170,7 +190,7 @@ impl<const L: usize> Board<L> {
                 kt.remove(c);
             }
         });
-        sink.set(king, kt);
+        sink.set(king, kt, MoveKind::Normal);
         if checkers.more_than_one() {
             return;
         }
@@ -195,39 +215,58 @@ impl<const L: usize> Board<L> {
                 if pinned.has(from) {
                     targets &= pin_mask(from);
                 }
-                sink.set(from, targets);
+                sink.set(from, targets, MoveKind::Normal);
             });
         }
+        self.pawn_moves(sink, |from| if pinned.has(from) { mask & pin_mask(from) } else { mask });
+    }
 
-        // Pawns.
-        let theirs = self.placed.by_color[them.index()];
+    /// Pawn moves (steps, captures, promotions, double steps, en passant) within `allowed(from)`;
+    /// en passant is tested by playing it.
+    pub(crate) fn pawn_moves<S: Sink<L>>(&self, sink: &mut S, allowed: impl Fn(Cell) -> Bitboard<L>) {
+        let t = self.t;
+        let us = self.turn;
+        let occ = self.occupied();
+        let theirs = self.placed.by_color[us.other().index()];
         let promo = t.promo[us.index()];
         let doubles = t.double_from[us.index()];
         let mut roles: Option<([Role; 4], usize)> = None;
         self.pieces(us, Role::Pawn).for_each(|from| {
-            let steps = t.pawn_steps[us.index()][from.index()].without(occ);
-            let caps = t.pawn_captures[us.index()][from.index()] & theirs;
-            let allowed = if pinned.has(from) { mask & pin_mask(from) } else { mask };
-            let targets = (steps | caps) & allowed;
-            let promos = targets & promo;
-            if promos.is_empty() {
-                sink.set(from, targets);
-            } else {
-                sink.set(from, targets.without(promo));
-                let (r, n) = *roles.get_or_insert_with(|| {
-                    let mut r = [Role::Queen; 4];
-                    let mut n = 0;
-                    for role in self.promotion_roles(us) {
-                        r[n] = role;
-                        n += 1;
-                    }
-                    (r, n)
-                });
-                sink.promos(from, promos, &r[..n]);
-            }
+            let allowed = allowed(from);
+            // A step vector may land where a double step does: the double step (which sets the
+            // en-passant cell) is the move then.
+            let mut two_steps = Bitboard::EMPTY;
             if doubles.has(from) {
                 for &(mid, to) in &t.pawn_doubles[us.index()][from.index()] {
                     if !occ.has(mid) && !occ.has(to) && allowed.has(to) {
+                        two_steps.insert(to);
+                    }
+                }
+            }
+            let steps = t.pawn_steps[us.index()][from.index()].without(occ);
+            let caps = t.pawn_captures[us.index()][from.index()] & theirs;
+            let targets = (steps | caps).without(two_steps) & allowed;
+            let promos = targets & promo;
+            if promos.is_empty() {
+                sink.set(from, targets, MoveKind::Normal);
+            } else {
+                sink.set(from, targets.without(promo), MoveKind::Normal);
+                let (r, n) = *roles.get_or_insert_with(|| self.promotion_choices(us));
+                sink.promos(from, promos, &r[..n], MoveKind::Normal);
+            }
+            if !two_steps.is_empty() {
+                let mut done = Bitboard::<L>::EMPTY;
+                for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {
+                    if !two_steps.has(to) || done.has(to) {
+                        continue;
+                    }
+                    done.insert(to);
+                    if promo.has(to) {
+                        let (r, n) = *roles.get_or_insert_with(|| self.promotion_choices(us));
+                        for &role in &r[..n] {
+                            sink.one(Move::new(from, to, Some(role), MoveKind::DoubleStep));
+                        }
+                    } else {
                         sink.one(Move::new(from, to, None, MoveKind::DoubleStep));
                     }
                 }
@@ -243,15 +282,28 @@ impl<const L: usize> Board<L> {
         });
     }
 
+    /// The promotion roles the side `us` may choose now, in a fixed array.
+    pub(crate) fn promotion_choices(&self, us: Color) -> ([Role; 4], usize) {
+        let mut r = [Role::Queen; 4];
+        let mut n = 0;
+        for role in self.promotion_roles(us) {
+            r[n] = role;
+            n += 1;
+        }
+        (r, n)
+    }
+
     /// Whether the king of the side to move is safe after `m` (slow; for rare moves).
-    fn leaves_king_safe(&self, m: Move) -> bool {
+    pub(crate) fn leaves_king_safe(&self, m: Move) -> bool {
         let mut next = *self;
         next.play_unchecked(m);
         let us = self.turn;
         !next.is_attacked(next.king(us), us.other(), next.occupied())
     }
 
-    fn castles<S: Sink<L>>(&self, king: Cell, sink: &mut S) {
+    /// Castling: the king not in check (the caller's test), the cells between king and rook empty,
+    /// the crossed cell not attacked now, the king not attacked after.
+    pub(crate) fn castles<S: Sink<L>>(&self, king: Cell, sink: &mut S) {
         let us = self.turn;
         let occ = self.occupied();
         for long in [false, true] {
@@ -262,12 +314,34 @@ impl<const L: usize> Board<L> {
             if cm.king_from != king || cm.empty.intersects(occ) || self.is_attacked(cm.cross, us.other(), occ) {
                 continue;
             }
+            let m = Move::new(cm.king_from, cm.king_to, None, MoveKind::Castle);
+            if self.t.general {
+                if self.leaves_king_safe(m) {
+                    sink.one(m);
+                }
+                continue;
+            }
             // The king must not be attacked once king and rook stand on their new cells.
             let moved: Bitboard<L> = [cm.king_from, cm.king_to, cm.rook_from, cm.rook_to].into_iter().collect();
             let after = (occ.without(moved)) | Bitboard::from_cell(cm.king_to) | Bitboard::from_cell(cm.rook_to);
             if !self.is_attacked(cm.king_to, us.other(), after) {
-                sink.one(Move::new(cm.king_from, cm.king_to, None, MoveKind::Castle));
+                sink.one(m);
             }
         }
     }
+}
+
+/// The cells a rider on `c` reaches along `d`, at most `range` vectors, through empty cells.
+pub(crate) fn ride<const L: usize>(c: Cell, d: stackchess_geometry::Dir, range: u8, occ: Bitboard<L>) -> Bitboard<L> {
+    let mut out = Bitboard::EMPTY;
+    let mut x = c;
+    for _ in 0..range {
+        let Some(next) = x.offset(d, L) else { break };
+        out.insert(next);
+        if occ.has(next) {
+            break;
+        }
+        x = next;
+    }
+    out
 }
