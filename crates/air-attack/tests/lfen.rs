@@ -1,4 +1,4 @@
-//! LFEN for two levels (RULES.md §4): round trips and every kind of error, naming the field.
+//! LFEN for two levels (docs/rules.md §1): round trips and every kind of error, naming the field.
 
 use stackchess_air_attack::START;
 use stackchess_core::Rules as _;

@@ -1,4 +1,4 @@
-//! RULES.md §2 and §3 as tests: the start position, check examples, transfers of every kind,
+//! The Air Attack rules (docs/rules.md §3 and §5) as tests: the start position, check examples, transfers of every kind,
 //! castling, pins, pawns, promotion, en passant.
 
 use stackchess_air_attack::AirAttack;
@@ -320,4 +320,15 @@ fn transfers_use_the_transfer_kind_and_round_trip_through_notation() {
         assert_eq!(parse_move(&p, &stackchess_core::san(&p, m)), Ok(m));
     }
     assert_eq!(parse_move(&p, "N2c3").map(coord::<AirAttack>), Ok("1b12c3".to_owned()));
+}
+
+#[test]
+fn golden_perft_counts_up_to_two_million_nodes() {
+    let text = include_str!("../../../data/perft/air-attack.perft");
+    let checked = stackchess_core::check_perft_file::<stackchess_air_attack::AirAttack>(
+        stackchess_air_attack::rules(),
+        text,
+        2_000_000,
+    );
+    assert!(checked.unwrap_or_else(|e| panic!("air-attack.perft: {e}")) > 20);
 }

@@ -1,4 +1,4 @@
-//! LFEN reading and writing (RULES.md §4), with validation that names the field at fault.
+//! LFEN reading and writing (docs/rules.md §1), with validation that names the field at fault.
 
 use crate::{Board, Tables};
 use stackchess_core::{parse_placement, split_lfen, Castling, Color, LfenError, LfenField, Piece, Position, Role};

@@ -1,4 +1,4 @@
-//! The text layer of LFEN (RULES.md §4), shared by every variant: field splitting, placement
+//! The text layer of LFEN (docs/rules.md §1), shared by every variant: field splitting, placement
 //! rows, side, clocks, and writing. Rule-specific checks (kings, pawns, castling, en passant,
 //! check) stay with each variant.
 

@@ -18,7 +18,7 @@ pub use game::Game;
 pub use lfen::{parse_placement, split_lfen, write_lfen, LfenFields, LfenState};
 pub use mv::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use notation::{coord, parse_coord, parse_move, parse_san, san};
-pub use perft_suite::{parse_perft_file, PerftEntry};
+pub use perft_suite::{check_perft_file, parse_perft_file, PerftEntry};
 pub use piece::{Castling, Color, Piece, Role};
 
 pub use position::{perft_divide, DrawRules, Outcome, Position, Rules, StalemateValue, Termination};

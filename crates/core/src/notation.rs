@@ -1,4 +1,4 @@
-//! Coordinate and SAN move notation, written once for every variant (RULES.md §4).
+//! Coordinate and SAN move notation, written once for every variant (docs/rules.md §1).
 
 use crate::{Move, MoveKind, ParseMoveError, Position, Role};
 use stackchess_geometry::Cell;

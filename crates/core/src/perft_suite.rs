@@ -58,3 +58,28 @@ mod tests {
         assert!(parse_perft_file("lfen x\nperft one 2").unwrap_err().contains("line 2"));
     }
 }
+
+/// Checks every count of the perft file `text` of at most `node_limit` leaves under `rules`: each
+/// position must read and write back unchanged and give its counts. Returns the number of counts
+/// checked.
+///
+/// # Errors
+/// The first malformed line, unreadable position or wrong count, named.
+pub fn check_perft_file<P: crate::Position>(rules: P::Rules, text: &str, node_limit: u64) -> Result<usize, String> {
+    use crate::Rules as _;
+    let mut checked = 0;
+    for e in parse_perft_file(text)? {
+        let pos = rules.from_lfen(&e.lfen).map_err(|err| format!("line {}: {err}", e.line))?;
+        if pos.to_lfen() != e.lfen {
+            return Err(format!("line {}: {} writes back as {}", e.line, e.lfen, pos.to_lfen()));
+        }
+        for (d, n) in e.counts.into_iter().filter(|&(_, n)| n <= node_limit) {
+            let got = pos.perft(d);
+            if got != n {
+                return Err(format!("line {}: perft({d}) of {} is {got}, the file says {n}", e.line, e.lfen));
+            }
+            checked += 1;
+        }
+    }
+    Ok(checked)
+}

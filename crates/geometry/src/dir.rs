@@ -1,4 +1,4 @@
-//! Direction vectors and the named groups of RULES.md §1.2.
+//! Direction vectors and the named groups of docs/rules.md §2.
 
 /// A step `(dfile, drank, dlevel)`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -34,7 +34,7 @@ impl Dir {
     }
 }
 
-/// A named set of unit directions (RULES.md §1.2).
+/// A named set of unit directions (docs/rules.md §2).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum DirGroup {
     /// `(±1,0,0) (0,±1,0)`: 4.

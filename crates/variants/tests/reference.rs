@@ -1,5 +1,5 @@
 //! The fast generators against the slow reference generator (crates/reference), which was
-//! written separately from RULES.md alone: same legal move set, same check status and same
+//! written separately from the rules alone (docs/rule-files.md and the project's rules authority): same legal move set, same check status and same
 //! resulting position, on positions reached by seeded random play.
 
 use stackchess_core::Rules as _;

@@ -1,4 +1,4 @@
-//! A slow, literal transcription of RULES.md §2 on a mailbox, to check the fast generator.
+//! A slow, literal transcription of the Air Attack rules (docs/rules.md §3) on a mailbox, to check the fast generator.
 //!
 //! Attack is tested exactly as §2.2 defines it: a cell is attacked if some enemy move, normal
 //! or transfer, could capture a piece standing on it.
