@@ -48,6 +48,22 @@ pub enum BookError {
         /// The variant asked for.
         expected: String,
     },
+    /// The book was built for other rules under the same name (a changed rule file).
+    #[error(
+        "{}: the book is for the rules with id {found}, but '{variant}' here has id {expected} \
+         (another rule set under the same name; rebuild the book for these rules)",
+        path.display()
+    )]
+    RulesId {
+        /// The file.
+        path: PathBuf,
+        /// The variant's name.
+        variant: String,
+        /// The rules id in the file.
+        found: String,
+        /// The id of the rules asked for.
+        expected: String,
+    },
     /// The start position's hash differs from the one in the file: other Zobrist keys.
     #[error(
         "{}: key check {found:016x} differs from this program's start-position hash {expected:016x} \

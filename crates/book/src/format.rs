@@ -1,10 +1,11 @@
-//! The book file, version 1 (docs/book.md). All numbers little-endian.
+//! The book file, version 2 (docs/book.md). All numbers little-endian.
 //!
 //! ```text
 //! magic      8 bytes  "SCHBOOK\n"
-//! version    u16      1
+//! version    u16      2 (1 is read too: it has no rules id)
 //! name_len   u8       length of the variant name
 //! name       bytes    the variant name (UTF-8)
+//! rules_id   16 bytes the rule set's id, 16 hex digits (version 2 only)
 //! key_check  u64      hash() of the variant's start position
 //! count      u64      number of entries
 //! entries    count x 24 bytes, sorted by (key, move), no duplicates:
@@ -18,8 +19,8 @@ use std::path::Path;
 
 /// The first eight bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"SCHBOOK\n";
-/// The format version this program reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this program writes (it reads 1 and 2).
+pub const VERSION: u16 = 2;
 /// Bytes per entry.
 pub const ENTRY_LEN: usize = 24;
 
@@ -28,6 +29,8 @@ pub const ENTRY_LEN: usize = 24;
 pub struct Header {
     /// The variant the book is for.
     pub variant: String,
+    /// The id of the rules the book was built under (none in a version-1 file).
+    pub rules_id: Option<String>,
     /// The variant's start-position hash when the book was written.
     pub key_check: u64,
     /// Number of entries.
@@ -35,14 +38,19 @@ pub struct Header {
 }
 
 /// The file's bytes: header then entries (which must be sorted).
-pub(crate) fn encode(variant: &str, key_check: u64, entries: &[Entry]) -> Vec<u8> {
+pub(crate) fn encode(variant: &str, rules_id: &str, key_check: u64, entries: &[Entry]) -> Vec<u8> {
     let name = &variant.as_bytes()[..variant.len().min(255)];
-    let mut out = Vec::with_capacity(8 + 2 + 1 + name.len() + 16 + entries.len() * ENTRY_LEN);
+    let mut out = Vec::with_capacity(8 + 2 + 1 + name.len() + 16 + 16 + entries.len() * ENTRY_LEN);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     #[allow(clippy::cast_possible_truncation)]
     out.push(name.len() as u8);
     out.extend_from_slice(name);
+    let mut id = [b'0'; 16];
+    for (slot, b) in id.iter_mut().zip(rules_id.bytes()) {
+        *slot = b;
+    }
+    out.extend_from_slice(&id);
     out.extend_from_slice(&key_check.to_le_bytes());
     out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     for e in entries {
@@ -87,13 +95,24 @@ pub(crate) fn decode_header<'a>(bytes: &'a [u8], path: &'a Path) -> Result<(Head
     }
     let mut r = Reader { bytes, at: MAGIC.len(), path };
     let version = u16::from_le_bytes(r.array("version")?);
-    if version != VERSION {
+    if version != 1 && version != VERSION {
         return Err(BookError::Version { path: path.to_owned(), found: version, supported: VERSION });
     }
     let name_len = r.array::<1>("variant name length")?[0];
     let name = r.take(usize::from(name_len), "variant name")?;
     let variant = String::from_utf8(name.to_vec())
         .map_err(|_| BookError::Damaged { path: path.to_owned(), message: "the variant name is not UTF-8".into() })?;
+    let rules_id = if version >= 2 {
+        let id = r.array::<16>("rules id")?;
+        let damaged =
+            || BookError::Damaged { path: path.to_owned(), message: "the rules id is not 16 hex digits".into() };
+        if !id.iter().all(u8::is_ascii_hexdigit) {
+            return Err(damaged());
+        }
+        Some(String::from_utf8(id.to_vec()).map_err(|_| damaged())?)
+    } else {
+        None
+    };
     let key_check = u64::from_le_bytes(r.array("key check")?);
     let count = u64::from_le_bytes(r.array("entry count")?);
     let rest = &bytes[r.at..];
@@ -109,7 +128,7 @@ pub(crate) fn decode_header<'a>(bytes: &'a [u8], path: &'a Path) -> Result<(Head
         };
         return Err(BookError::Damaged { path: path.to_owned(), message });
     }
-    Ok((Header { variant, key_check, count }, rest))
+    Ok((Header { variant, rules_id, key_check, count }, rest))
 }
 
 /// Reads the entries after the header, for a variant of `levels` levels: each move must be one
@@ -175,10 +194,11 @@ mod tests {
     #[test]
     fn header_and_entries_round_trip() {
         let entries = [entry(1, 12, 28), entry(1, 130, 191), entry(u64::MAX, 0, 1)];
-        let bytes = encode("malka", 0xdead_beef, &entries);
-        assert_eq!(bytes.len(), 8 + 2 + 1 + 5 + 8 + 8 + 3 * ENTRY_LEN);
+        let bytes = encode("malka", "0123456789abcdef", 0xdead_beef, &entries);
+        assert_eq!(bytes.len(), 8 + 2 + 1 + 5 + 16 + 8 + 8 + 3 * ENTRY_LEN);
         let (h, rest) = decode_header(&bytes, Path::new("b")).unwrap();
-        assert_eq!(h, Header { variant: "malka".into(), key_check: 0xdead_beef, count: 3 });
+        let id = Some("0123456789abcdef".to_owned());
+        assert_eq!(h, Header { variant: "malka".into(), rules_id: id, key_check: 0xdead_beef, count: 3 });
         assert_eq!(decode_entries(rest, 3, Path::new("b")).unwrap(), entries);
         // Cell 191 is off a one-level board.
         assert!(decode_entries(rest, 1, Path::new("b")).unwrap_err().to_string().contains("entry 1"));
@@ -197,8 +217,22 @@ mod tests {
     }
 
     #[test]
+    fn version_one_files_are_read_without_an_id() {
+        // A version-1 header: no rules id between the name and the key check.
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&1u16.to_le_bytes());
+        bytes.push(4);
+        bytes.extend_from_slice(b"fide");
+        bytes.extend_from_slice(&7u64.to_le_bytes());
+        bytes.extend_from_slice(&0u64.to_le_bytes());
+        let (h, rest) = decode_header(&bytes, Path::new("v1")).unwrap();
+        assert_eq!(h, Header { variant: "fide".into(), rules_id: None, key_check: 7, count: 0 });
+        assert!(rest.is_empty());
+    }
+
+    #[test]
     fn an_entry_count_that_overflows_is_an_error() {
-        let mut bytes = encode("fide", 0, &[]);
+        let mut bytes = encode("fide", "0000000000000000", 0, &[]);
         let n = bytes.len();
         bytes[n - 8..].copy_from_slice(&u64::MAX.to_le_bytes());
         assert!(decode_header(&bytes, Path::new("b")).unwrap_err().to_string().contains("truncated"));

@@ -92,7 +92,7 @@ impl<P: Position> Book<P> {
     /// The file's bytes (see [`format`]).
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        format::encode(self.rules.name(), self.rules.startpos().hash(), &self.entries)
+        format::encode(self.rules.name(), self.rules.id(), self.rules.startpos().hash(), &self.entries)
     }
 
     /// Writes the book to `path` through a temporary file renamed over it.
@@ -115,6 +115,14 @@ impl<P: Position> Book<P> {
                 path: path.to_owned(),
                 found: header.variant,
                 expected: rules.name().to_owned(),
+            });
+        }
+        if let Some(found) = header.rules_id.filter(|id| id != rules.id()) {
+            return Err(BookError::RulesId {
+                path: path.to_owned(),
+                variant: header.variant,
+                found,
+                expected: rules.id().to_owned(),
             });
         }
         let expected = rules.startpos().hash();

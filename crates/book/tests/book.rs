@@ -170,10 +170,10 @@ fn rebuild(bytes: &[u8], entries: &[stackchess_book::Entry]) -> Vec<u8> {
     out
 }
 
-/// The entry count of a book's bytes.
+/// The entry count of a book's bytes (version 2: a 16-byte rules id after the name).
 fn count(bytes: &[u8]) -> u64 {
     let name_len = usize::from(bytes[10]);
-    let at = 11 + name_len + 8;
+    let at = 11 + name_len + 16 + 8;
     u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
 }
 
@@ -230,8 +230,14 @@ fn damaged_files_are_refused_with_the_reason() {
     magic[0] = b'X';
     assert!(read_err(&magic).contains("magic"));
     let mut version = bytes.clone();
-    version[8] = 2;
-    assert!(read_err(&version).contains("version 2"));
+    version[8] = 3;
+    assert!(read_err(&version).contains("version 3"));
+    // A book of other rules under the same name: its rules id differs.
+    let mut other = bytes.clone();
+    let id_at = 11 + usize::from(bytes[10]);
+    other[id_at] = if other[id_at] == b'0' { b'1' } else { b'0' };
+    let e = read_err(&other);
+    assert!(e.contains("another rule set under the same name"), "{e}");
     let cut = read_err(&bytes[..bytes.len() - 5]);
     assert!(cut.contains("bad.book") && cut.contains("truncated"), "{cut}");
     let mut long = bytes.clone();
