@@ -8,6 +8,7 @@
 mod builder;
 mod error;
 pub mod format;
+pub mod polyglot;
 
 pub use builder::{Added, BookBuilder, GameInput};
 pub use error::BookError;

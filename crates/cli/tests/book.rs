@@ -330,3 +330,87 @@ fn books_of_user_defined_rule_sets() {
     let moves = probed(&ok(&["book", "probe", book.to_str().unwrap(), "--rules", r]));
     assert_eq!(moves.iter().map(|(_, n)| n).sum::<u64>(), 3, "{moves:?}");
 }
+
+/// PolyGlot entries of a file: (key, move, weight).
+fn polyglot(bytes: &[u8]) -> Vec<(u64, u16, u16)> {
+    assert_eq!(bytes.len() % 16, 0, "16-byte entries");
+    bytes
+        .chunks_exact(16)
+        .map(|c| {
+            let key = u64::from_be_bytes(c[..8].try_into().unwrap());
+            (key, u16::from_be_bytes([c[8], c[9]]), u16::from_be_bytes([c[10], c[11]]))
+        })
+        .collect()
+}
+
+#[test]
+fn a_fide_book_exports_to_polyglot() {
+    let dir = tmp("polyglot");
+    let run = dir.join("run");
+    selfplay(&run, "16", "200", "random:2");
+    let book = dir.join("f.book");
+    ok(&["book", "build", "-v", "fide", "--out", book.to_str().unwrap(), run.to_str().unwrap()]);
+    let bin_file = dir.join("f.bin");
+    bin().args(["book", "export", book.to_str().unwrap(), "--polyglot", bin_file.to_str().unwrap()]).assert().success();
+    let entries = polyglot(&std::fs::read(&bin_file).unwrap());
+    assert!(entries.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)), "sorted by key and move");
+    // The start position's key by the PolyGlot specification, and its moves: exactly the book's
+    // moves of positive weight there, decoded from PolyGlot's from/to squares.
+    let start: Vec<(u16, u16)> = entries.iter().filter(|e| e.0 == 0x463b_9618_1691_fc9c).map(|e| (e.1, e.2)).collect();
+    let ours: Book<Fide> = Book::read(stackchess_variants::traditional::fide_rules(), &book).unwrap();
+    let mut want: Vec<String> = ours
+        .probe(&stackchess_variants::traditional::fide_startpos())
+        .iter()
+        .filter(|b| b.weight > 0)
+        .map(|b| stackchess_core::coord::<Fide>(b.mv))
+        .collect();
+    want.sort();
+    let square = |s: u16| format!("{}{}", char::from(b'a' + (s & 7) as u8), (s >> 3 & 7) + 1);
+    let mut got: Vec<String> = start.iter().map(|(m, _)| format!("{}{}", square(m >> 6), square(*m))).collect();
+    got.sort();
+    assert!(!got.is_empty());
+    assert_eq!(got, want);
+    assert!(start.iter().all(|(_, w)| *w > 0));
+    // Only fide books: a malka book is refused.
+    let mrun = dir.join("mrun");
+    let m = ["selfplay", "-v", "malka", "--games", "2", "--nodes", "100", "--max-plies", "20", "-q", "--out"];
+    ok(&[&m[..], &[mrun.to_str().unwrap()]].concat());
+    let mbook = dir.join("m.book");
+    ok(&["book", "build", "-v", "malka", "--out", mbook.to_str().unwrap(), mrun.to_str().unwrap()]);
+    let e = fails(&["book", "export", mbook.to_str().unwrap(), "--polyglot", dir.join("m.bin").to_str().unwrap()]);
+    assert!(e.contains("standard chess (fide) only"), "{e}");
+}
+
+#[test]
+fn an_opening_suite_is_distinct_scored_deterministic_and_playable() {
+    let dir = tmp("suite");
+    for (variant, ext) in [("malka", "lfen"), ("fide", "epd")] {
+        let out = dir.join(format!("{variant}.{ext}"));
+        let args =
+            ["book", "suite", "-v", variant, "--count", "6", "--plies", "4", "--max-cp", "150", "--nodes", "300", "-q"];
+        ok(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+        let text = std::fs::read_to_string(&out).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(lines.len(), 6, "{text}");
+        let distinct: BTreeSet<&str> = lines.iter().map(|l| l.split(['#', ';']).next().unwrap()).collect();
+        assert_eq!(distinct.len(), 6, "{text}");
+        for l in &lines {
+            let cp: i32 = l.rsplit("ce ").next().unwrap().trim_end_matches(';').trim().parse().unwrap();
+            assert!(cp.abs() <= 150, "{l}");
+        }
+        // The same seed writes the same suite.
+        let again = dir.join(format!("again.{ext}"));
+        ok(&[&args[..], &["--out", again.to_str().unwrap()]].concat());
+        assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+        // A suite is an openings file.
+        let run = dir.join(format!("{variant}-run"));
+        let s = ["selfplay", "-v", variant, "--games", "4", "--nodes", "100", "--max-plies", "16", "-q"];
+        ok(&[&s[..], &["--openings", out.to_str().unwrap(), "--out", run.to_str().unwrap()]].concat());
+        let starts: Vec<String> = records(&run).iter().map(|r| r.start_lfen.clone()).collect();
+        assert_eq!(starts.len(), 4);
+    }
+    // A suite that cannot be had is refused, not looped on forever: zero plies reach one position.
+    let x = dir.join("x");
+    let e = fails(&["book", "suite", "-v", "fide", "--count", "3", "--plies", "0", "-q", "--out", x.to_str().unwrap()]);
+    assert!(e.contains("distinct positions within"), "{e}");
+}

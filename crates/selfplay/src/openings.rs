@@ -37,7 +37,8 @@ pub enum Openings {
 }
 
 impl Openings {
-    /// Reads `start`, `random:K`, or a file path (whose lines must be valid LFEN for `P`).
+    /// Reads `start`, `random:K`, or a file path (whose lines must be valid LFEN for `P`, or EPD
+    /// records for a one-level rule set; `#` comments).
     ///
     /// # Errors
     /// A bad `random:` count, an unreadable file, or an invalid line (with its number).
@@ -56,16 +57,16 @@ impl Openings {
         let hash = fnv1a(&bytes);
         let text = String::from_utf8(bytes).map_err(|_| Error::Openings(format!("{spec}: not UTF-8 text")))?;
         let mut lines = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
+        for (i, raw) in text.lines().enumerate() {
+            let line = position_text(raw);
+            if line.is_empty() {
                 continue;
             }
-            let pos = rules.from_lfen(line).map_err(|e| Error::Openings(format!("{spec}, line {}: {e}", i + 1)))?;
+            let pos = rules.from_lfen(&line).map_err(|e| Error::Openings(format!("{spec}, line {}: {e}", i + 1)))?;
             if pos.outcome().is_some() {
                 return Err(Error::Openings(format!("{spec}, line {}: the game is already over here", i + 1)));
             }
-            lines.push(line.to_owned());
+            lines.push(line);
         }
         if lines.is_empty() {
             return Err(Error::Openings(format!("{spec}: no positions")));
@@ -118,6 +119,18 @@ impl Openings {
             }
         }
     }
+}
+
+/// The position of an openings-file line: LFEN (clocks optional), or an EPD record (the four
+/// position fields, its operations such as `ce 12;` ignored); `#` starts a comment.
+fn position_text(line: &str) -> String {
+    let line = line.split('#').next().unwrap_or("").trim();
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    // EPD: operations (an opcode starts with a letter) follow the four position fields.
+    if fields.len() > 4 && fields[4].starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return fields[..4].join(" ");
+    }
+    line.to_owned()
 }
 
 /// Random openings drawn for one opening number before giving up.
@@ -237,6 +250,19 @@ mod tests {
         let err = Openings::parse::<Fide>(fide(), f.to_str().unwrap()).unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
         assert!(Openings::parse::<Fide>(fide(), "random:x").is_err());
+        // EPD records (operations ignored) and trailing comments read as their positions.
+        std::fs::write(&f, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce 17; id \"e4\";\n").unwrap();
+        let o = Openings::parse::<Fide>(fide(), f.to_str().unwrap()).unwrap();
+        assert_eq!(
+            o.opening::<Fide>(fide(), 0, 0, |_| true).unwrap().to_lfen(),
+            fide().from_lfen(e4).unwrap().to_lfen()
+        );
+        std::fs::write(&f, format!("{e4} # ce 17\n")).unwrap();
+        let o = Openings::parse::<Fide>(fide(), f.to_str().unwrap()).unwrap();
+        assert_eq!(
+            o.opening::<Fide>(fide(), 0, 0, |_| true).unwrap().to_lfen(),
+            fide().from_lfen(e4).unwrap().to_lfen()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

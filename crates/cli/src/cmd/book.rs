@@ -1,4 +1,8 @@
-//! `stackchess book build | probe`, and the `book:FILE[:K]` openings of `selfplay` and `match`.
+//! `stackchess book build | probe | export | suite`, and the `book:FILE[:K]` openings of
+//! `selfplay` and `match`.
+
+mod export;
+mod suite;
 
 use anyhow::{bail, Context, Result};
 use stackchess_book::{Added, Book, BookBuilder, GameInput};
@@ -23,6 +27,10 @@ enum Command {
     Build(BuildArgs),
     /// List the book moves of a position: coordinate, SAN, games, W/D/L, score, weight.
     Probe(ProbeArgs),
+    /// Write a fide book in PolyGlot's format, for other tools.
+    Export(export::ExportArgs),
+    /// Write an opening suite: N distinct positions of K plies, each scored within ±X centipawns.
+    Suite(suite::SuiteArgs),
 }
 
 /// Flags of `book build`.
@@ -219,6 +227,8 @@ pub fn run(a: &Args) -> Result<()> {
             })?;
             variant.with(Probe(p))
         }
+        Command::Export(e) => export::run(e),
+        Command::Suite(s) => suite::run(s),
     }
 }
 
