@@ -25,14 +25,6 @@ fn adjacent<const L: usize>(l: usize) -> impl Iterator<Item = usize> {
     [l.wrapping_sub(1), l + 1].into_iter().filter(|&o| o < L)
 }
 
-/// A plane word as a bitboard on level `l`.
-#[inline]
-fn on_level<const L: usize>(l: usize, w: u64) -> Bitboard<L> {
-    let mut b = Bitboard::EMPTY;
-    b.0[l] = w;
-    b
-}
-
 /// The plane cells a planar rider on square `sq` reaches along `d`, through empty cells of `occ`.
 fn ride_plane(sq: usize, d: Dir, range: u8, occ: u64) -> u64 {
     let mut out = 0u64;
@@ -168,7 +160,7 @@ impl<const L: usize> Board<L> {
             if !tr.knight_over_occupied {
                 w |= tr.leaps[Role::Knight.index()][sq];
             }
-            cand &= on_level(l, w);
+            cand &= Bitboard::on_level(l, w);
         }
         if cand.is_empty() || !self.attacked_general(king, them, theirs, occ.without(cand)) {
             return Bitboard::EMPTY;
@@ -328,7 +320,7 @@ impl<const L: usize> Board<L> {
                 plain
             };
             for (w, via) in [(plain, None), (double, Some(cell_t))] {
-                let mut tg = on_level::<L>(o, w);
+                let mut tg = Bitboard::on_level(o, w);
                 if tg.is_empty() {
                     continue;
                 }
