@@ -17,6 +17,8 @@ pub(crate) struct General<const L: usize> {
     occ: Bitboard<L>,
     theirs: Bitboard<L>,
     exposed: Bitboard<L>,
+    /// Targets that can end a check (every cell when not in check, or when no such set is known).
+    evade: Bitboard<L>,
 }
 
 /// Calls `f` on the levels next to `l` on a board of `L` levels (a transfer goes one level up or
@@ -79,14 +81,28 @@ impl<const L: usize> Board<L> {
         let occ_l = occ.0[l];
         // One rook and one bishop lookup serve the normal slides and every transfer.
         let (rook, bishop) = (t.rays.rook_plane(sq, occ_l), t.rays.bishop_plane(sq, occ_l));
-        if t.slide_classes.is_empty() && !t.has_riders {
-            // Every normal attack is a step or a slide within the level.
-            if self.attacked_by_steps(c, by, theirs) {
-                return true;
+        let p = &self.placed.by_role;
+        if t.planar {
+            // Every normal attack stays within the level: one word per role.
+            let th = theirs.0[l];
+            let mut hit = t.pawn_captures[by.other().index()][c.index()].0[l] & p[Role::Pawn.index()].0[l];
+            let mut roles = t.leap_roles | t.ortho_roles | t.diag_roles;
+            while roles != 0 {
+                let r = roles.trailing_zeros() as usize;
+                roles &= roles - 1;
+                let mut reach = 0;
+                if t.leap_roles >> r & 1 != 0 {
+                    reach |= t.leaps[r][c.index()].0[l];
+                }
+                if t.ortho_roles >> r & 1 != 0 {
+                    reach |= rook;
+                }
+                if t.diag_roles >> r & 1 != 0 {
+                    reach |= bishop;
+                }
+                hit |= reach & p[r].0[l];
             }
-            let s = (self.of_roles(t.ortho_roles) & theirs).0[l] & rook
-                | (self.of_roles(t.diag_roles) & theirs).0[l] & bishop;
-            if s != 0 {
+            if hit & th != 0 {
                 return true;
             }
         } else if self.attacked_normally(c, by, theirs, occ) {
@@ -97,7 +113,6 @@ impl<const L: usize> Board<L> {
         let passable = if tr.capture_ends_move { !occ_l } else { !(theirs.0[l] & occ_l) };
         let knight_ok = if tr.knight_over_occupied { !0 } else { !occ_l };
         let pawn_from = t.pawn_captures[by.other().index()][c.index()].0[l];
-        let p = &self.placed.by_role;
         // Movement is symmetric: the transfer cells from which a piece reaches `c` are the cells
         // it reaches from `c`.
         let mut found = false;
@@ -183,7 +198,8 @@ impl<const L: usize> Board<L> {
         let king = self.king(us);
         let in_check = self.attacked_general(king, them, theirs, occ);
         let exposed = self.exposed(theirs);
-        let g = General { king, them, occ, theirs, exposed };
+        let evade = if in_check { self.evasions(king, occ) } else { Bitboard::FULL };
+        let g = General { king, them, occ, theirs, exposed, evade };
 
         let kt = self.piece_attacks(Role::King, king, occ).without(ours);
         sink.set(king, self.keep_safe(king, kt, king, them, occ, theirs, None), MoveKind::Normal);
@@ -213,6 +229,36 @@ impl<const L: usize> Board<L> {
         }
     }
 
+    /// The cells where a move of a piece other than the king can end a check to `king`: on the
+    /// king's level, the cells its lines (to the first piece) and steps reach; on the levels next
+    /// to it, the same squares and the king's own (a checker's transfer starts there). Every attack
+    /// path then runs through them, when the rules are planar, a capture on a transfer cell ends
+    /// the move and nothing rides after a transfer; otherwise every cell.
+    fn evasions(&self, king: Cell, occ: Bitboard<L>) -> Bitboard<L> {
+        let t = self.t;
+        let Some(tr) = &t.transfer else { return Bitboard::FULL };
+        if !t.planar || !tr.capture_ends_move || tr.has_riders {
+            return Bitboard::FULL;
+        }
+        let (l, sq) = (king.level(), king.plane());
+        let occ_l = occ.0[l];
+        let mut w = t.rays.rook_plane(sq, occ_l)
+            | t.rays.bishop_plane(sq, occ_l)
+            | t.pawn_captures[self.turn.index()][king.index()].0[l];
+        let mut leap = t.leap_roles;
+        while leap != 0 {
+            let r = leap.trailing_zeros() as usize;
+            leap &= leap - 1;
+            w |= t.leaps[r][king.index()].0[l];
+        }
+        for r in 0..6 {
+            w |= tr.leaps[r][sq];
+        }
+        let mut out = Bitboard::on_level(l, w);
+        for_adjacent::<L>(l, |o| out |= Bitboard::on_level(o, w | 1 << sq));
+        out
+    }
+
     /// Cells where capturing can open an attack: with `capture-ends-move` off, a defender's piece on
     /// a transfer cell lets the attacker pass, so capturing the attacker's own piece there (which
     /// blocked it) may expose the king.
@@ -233,6 +279,7 @@ impl<const L: usize> Board<L> {
     /// `tg` kept where our king is safe: all tested for a risky piece, else those on exposed cells.
     fn safe(&self, from: Cell, tg: Bitboard<L>, risky: bool, g: &General<L>) -> Bitboard<L> {
         if risky {
+            let tg = if from == g.king { tg } else { tg & g.evade };
             return self.keep_safe(from, tg, g.king, g.them, g.occ, g.theirs, None);
         }
         let test = tg & g.exposed;
@@ -260,7 +307,8 @@ impl<const L: usize> Board<L> {
             let tbit = 1u64 << sq;
             // Plain transfers (no second capture), and those that capture on T and go on. The
             // transfer cell's own occupancy does not change the lookups from it.
-            let lines = |r: Role| tr.after(r.index(), sq, t.rays.rook_plane(sq, occ_o), t.rays.bishop_plane(sq, occ_o), occ_o);
+            let lines =
+                |r: Role| tr.after(r.index(), sq, t.rays.rook_plane(sq, occ_o), t.rays.bishop_plane(sq, occ_o), occ_o);
             let mut double = 0u64;
             let plain = if role == Role::Knight {
                 if !tr.knight_over_occupied && occ_o & tbit != 0 {

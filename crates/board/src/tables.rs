@@ -81,6 +81,9 @@ pub struct Tables<const L: usize> {
     pub(crate) slide_classes: Vec<SlideClass<L>>,
     /// Knight-vector riders (range above 1) by role: the vector and its range.
     pub(crate) riders: [Vec<(Dir, u8)>; 6],
+    /// Whether every normal move stays on its level (steps, pawn captures and slides; no riders):
+    /// attack tests then read one word per role.
+    pub(crate) planar: bool,
     /// Whether any role rides.
     pub(crate) has_riders: bool,
     /// Whether legality needs the general test (riders or transfers: attacks that are not lines).
@@ -234,7 +237,7 @@ impl<const L: usize> Tables<L> {
         }
         // Keep the order of geometry groups (orthogonal first), as the generator always had.
         merged.sort_by_key(|(g, r, _)| (g.0.trailing_zeros(), *r));
-        let slide_classes = merged
+        let slide_classes: Vec<SlideClass<L>> = merged
             .into_iter()
             .map(|(groups, range, roles)| SlideClass {
                 groups,
@@ -317,6 +320,13 @@ impl<const L: usize> Tables<L> {
         }
 
         let transfer = rules.transfer.enabled.then(|| transfer_tables(&rules));
+        let planar = !has_riders
+            && slide_classes.is_empty()
+            && (0..n).map(Cell::from_index).all(|c| {
+                let off = |b: &Bitboard<L>| b.without(Bitboard::on_level(c.level(), !0)).is_empty();
+                leaps.iter().all(|v| v.get(c.index()).is_none_or(off))
+                    && pawn_captures.iter().all(|v| off(&v[c.index()]))
+            });
         let mut rng = SplitMix64(0x5374_6163_6B43_6865 ^ L as u64);
         let z_piece = (0..12 * n).map(|_| rng.next_u64()).collect();
         let z_side = rng.next_u64();
@@ -343,6 +353,7 @@ impl<const L: usize> Tables<L> {
             lines,
             slide_classes,
             riders,
+            planar,
             has_riders,
             general: has_riders || transfer.is_some(),
             transfer,
