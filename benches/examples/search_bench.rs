@@ -34,7 +34,7 @@ fn nps(nodes: u64, time: Duration) -> u64 {
     u64::try_from(u128::from(nodes) * 1000 / time.as_millis().max(1)).unwrap_or(u64::MAX)
 }
 
-fn main() -> Result<(), String> {
+fn main() {
     let only: Vec<String> = std::env::args().skip(1).collect();
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
     for v in Variant::ALL.into_iter().filter(|v| only.is_empty() || only.iter().any(|o| o == v.name())) {
@@ -50,5 +50,4 @@ fn main() -> Result<(), String> {
         time += t;
     }
     println!("total nodes {nodes} nps {}", nps(nodes, time));
-    Ok(())
 }
