@@ -4,11 +4,11 @@
 //! removal alone would expose the king. Attack is monotone (more occupancy or fewer attacking
 //! pieces never create an attack), so any other move is legal.
 
-use crate::movegen::{ride, roles_in, Sink};
+use crate::movegen::Sink;
 use crate::tables::TransferTables;
 use crate::Board;
 use stackchess_core::{Color, MoveKind, Role};
-use stackchess_geometry::{bishop_plane, rook_plane, Bitboard, Cell, Dir};
+use stackchess_geometry::{Bitboard, Cell, Dir};
 
 /// What the legality tests of one generation share.
 pub(crate) struct General<const L: usize> {
@@ -17,20 +17,20 @@ pub(crate) struct General<const L: usize> {
     occ: Bitboard<L>,
     theirs: Bitboard<L>,
     exposed: Bitboard<L>,
+    /// Targets that can end a check (every cell when not in check, or when no such set is known).
+    evade: Bitboard<L>,
 }
 
-/// The levels next to `l` on a board of `L` levels (a transfer goes one level up or down).
+/// Calls `f` on the levels next to `l` on a board of `L` levels (a transfer goes one level up or
+/// down), lower first.
 #[inline]
-fn adjacent<const L: usize>(l: usize) -> impl Iterator<Item = usize> {
-    [l.wrapping_sub(1), l + 1].into_iter().filter(|&o| o < L)
-}
-
-/// A plane word as a bitboard on level `l`.
-#[inline]
-fn on_level<const L: usize>(l: usize, w: u64) -> Bitboard<L> {
-    let mut b = Bitboard::EMPTY;
-    b.0[l] = w;
-    b
+fn for_adjacent<const L: usize>(l: usize, mut f: impl FnMut(usize)) {
+    if l > 0 {
+        f(l - 1);
+    }
+    if l + 1 < L {
+        f(l + 1);
+    }
 }
 
 /// The plane cells a planar rider on square `sq` reaches along `d`, through empty cells of `occ`.
@@ -55,21 +55,17 @@ fn ride_plane(sq: usize, d: Dir, range: u8, occ: u64) -> u64 {
 }
 
 impl TransferTables {
-    /// The plane cells a piece of `role` on square `sq` reaches after its transfer, given the
-    /// occupancy of its new level (for a pawn: nothing; pawns are handled by the caller).
+    /// The plane cells a piece of role index `i` on square `sq` reaches after its transfer, given
+    /// the rook and bishop lookups from `sq` in the occupancy `occ` of its new level (for a pawn:
+    /// nothing; pawns are handled by the caller).
     #[inline]
-    fn after(&self, role: Role, sq: usize, occ: u64) -> u64 {
-        let i = role.index();
-        let mut w = self.leaps[i][sq];
-        let (orth, diag) = self.lines[i];
-        if orth > 0 {
-            w |= rook_plane(sq, occ) & self.reach[orth as usize][sq];
-        }
-        if diag > 0 {
-            w |= bishop_plane(sq, occ) & self.reach[diag as usize][sq];
-        }
-        for &(d, range) in &self.riders[i] {
-            w |= ride_plane(sq, d, range, occ);
+    fn after(&self, i: usize, sq: usize, rook: u64, bishop: u64, occ: u64) -> u64 {
+        let sq = sq & 63;
+        let mut w = self.leaps[i][sq] | rook & self.orth_reach[i][sq] | bishop & self.diag_reach[i][sq];
+        if self.has_riders {
+            for &(d, range) in &self.riders[i] {
+                w |= ride_plane(sq, d, range, occ);
+            }
         }
         w
     }
@@ -80,95 +76,78 @@ impl<const L: usize> Board<L> {
     /// given the occupancy `occ`.
     pub(crate) fn attacked_general(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> bool {
         let t = self.t;
-        let role = |r: Role| self.placed.by_role[r.index()] & theirs;
-        if t.pawn_captures[by.other().index()][c.index()].intersects(role(Role::Pawn)) {
-            return true;
-        }
-        for r in roles_in(t.leap_roles) {
-            if t.leaps[r.index()][c.index()].intersects(role(r)) {
-                return true;
-            }
-        }
-        for class in &t.slide_classes {
-            let mut s = Bitboard::EMPTY;
-            for r in roles_in(class.roles) {
-                s |= role(r);
-            }
-            s &= class.empty[c.index()];
-            if !s.is_empty() && t.rays.slides(c, class.groups, occ).intersects(s) {
-                return true;
-            }
-        }
-        for r in Role::ALL {
-            for &(d, range) in &t.riders[r.index()] {
-                let back = Dir::new(-d.df, -d.dr, -d.dl);
-                if ride(c, back, range, occ).intersects(role(r)) {
-                    return true;
-                }
-            }
-        }
-        match &t.transfer {
-            Some(tr) => self.transfer_attacks(c, by, theirs, occ, tr),
-            None => false,
-        }
-    }
-
-    /// Whether a transfer of a piece in `theirs` could capture on `c`.
-    fn transfer_attacks(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>, tr: &TransferTables) -> bool {
+        let Some(tr) = &t.transfer else { return self.attacked_normally(c, by, theirs, occ) };
         let (l, sq) = (c.level(), c.plane());
         let occ_l = occ.0[l];
+        // One rook and one bishop lookup serve the normal slides and every transfer.
+        let (rook, bishop) = (t.rays.rook_plane(sq, occ_l), t.rays.bishop_plane(sq, occ_l));
+        let p = &self.placed.by_role;
+        if t.planar {
+            // Every normal attack stays within the level: one word per role.
+            let th = theirs.0[l];
+            let mut hit = t.pawn_captures[by.other().index()][c.index()].0[l] & p[Role::Pawn.index()].0[l];
+            let mut roles = t.leap_roles | t.ortho_roles | t.diag_roles;
+            while roles != 0 {
+                let r = roles.trailing_zeros() as usize;
+                roles &= roles - 1;
+                let mut reach = 0;
+                if t.leap_roles >> r & 1 != 0 {
+                    reach |= t.leaps[r][c.index()].0[l];
+                }
+                if t.ortho_roles >> r & 1 != 0 {
+                    reach |= rook;
+                }
+                if t.diag_roles >> r & 1 != 0 {
+                    reach |= bishop;
+                }
+                hit |= reach & p[r].0[l];
+            }
+            if hit & th != 0 {
+                return true;
+            }
+        } else if self.attacked_normally(c, by, theirs, occ) {
+            return true;
+        }
         // Cells a transfer may pass: empty, or (when a capture there does not end the move) the
         // defender's.
         let passable = if tr.capture_ends_move { !occ_l } else { !(theirs.0[l] & occ_l) };
-        let pawn_from = self.t.pawn_captures[by.other().index()][c.index()].0[l];
-        for o in adjacent::<L>(l) {
+        let knight_ok = if tr.knight_over_occupied { !0 } else { !occ_l };
+        let pawn_from = t.pawn_captures[by.other().index()][c.index()].0[l];
+        // Movement is symmetric: the transfer cells from which a piece reaches `c` are the cells
+        // it reaches from `c`.
+        let mut found = false;
+        for_adjacent::<L>(l, |o| {
             let theirs_o = theirs.0[o];
-            if theirs_o == 0 {
-                continue;
+            if found || theirs_o == 0 {
+                return;
             }
-            let knights_o = self.placed.by_role[Role::Knight.index()].0[o] & theirs_o;
+            let knights_o = p[Role::Knight.index()].0[o] & theirs_o;
+            let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.home_rank[by.index()].0[o];
             // Any piece but a knight captures on its transfer cell: the cell above or below.
-            if (theirs_o & !knights_o) >> sq & 1 != 0 {
-                return true;
-            }
-            for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
-                let pieces = self.placed.by_role[role.index()].0[o] & theirs_o;
-                if pieces == 0 {
-                    continue;
-                }
-                let ok = match role {
-                    Role::Knight if tr.knight_over_occupied => !0,
-                    Role::Knight => !occ_l,
-                    _ => passable,
-                };
-                // Movement is symmetric: the transfer cells from which the piece reaches `c` are
-                // the cells it reaches from `c`.
-                if tr.after(role, sq, occ_l) & ok & pieces != 0 {
-                    return true;
-                }
-            }
-            // A pawn in home position may capture from its transfer cell.
-            let home = self.placed.by_role[Role::Pawn.index()].0[o] & theirs_o & self.t.home_rank[by.index()].0[o];
-            if pawn_from & passable & home != 0 {
-                return true;
-            }
-        }
-        false
+            found = (theirs_o & !knights_o) >> sq & 1 != 0
+                || tr.after(Role::Knight.index(), sq, rook, bishop, occ_l) & knight_ok & knights_o != 0
+                || pawn_from & passable & home_o != 0
+                || [Role::Bishop, Role::Rook, Role::Queen, Role::King].into_iter().any(|r| {
+                    let pieces = p[r.index()].0[o] & theirs_o;
+                    pieces != 0 && tr.after(r.index(), sq, rook, bishop, occ_l) & passable & pieces != 0
+                });
+        });
+        found
     }
 
     /// Our pieces whose removal alone would expose our king (not the king itself).
     fn risky(&self, king: Cell, them: Color, occ: Bitboard<L>, ours: Bitboard<L>, theirs: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
         let mut cand = ours.without(Bitboard::from_cell(king));
-        if let (Some(tr), false) = (&t.transfer, t.riders.iter().any(|r| !r.is_empty())) {
+        if let (Some(tr), false) = (&t.transfer, t.has_riders) {
             // Every attack path to the king runs on its level along its lines (or is a knight's
             // leap from a transfer cell that must be empty): only the first piece on each matters.
             let (l, sq) = (king.level(), king.plane());
-            let mut w = rook_plane(sq, occ.0[l]) | bishop_plane(sq, occ.0[l]);
+            let mut w = t.rays.rook_plane(sq, occ.0[l]) | t.rays.bishop_plane(sq, occ.0[l]);
             if !tr.knight_over_occupied {
                 w |= tr.leaps[Role::Knight.index()][sq];
             }
-            cand &= on_level(l, w);
+            cand &= Bitboard::on_level(l, w);
         }
         if cand.is_empty() || !self.attacked_general(king, them, theirs, occ.without(cand)) {
             return Bitboard::EMPTY;
@@ -219,7 +198,8 @@ impl<const L: usize> Board<L> {
         let king = self.king(us);
         let in_check = self.attacked_general(king, them, theirs, occ);
         let exposed = self.exposed(theirs);
-        let g = General { king, them, occ, theirs, exposed };
+        let evade = if in_check { self.evasions(king, occ) } else { Bitboard::FULL };
+        let g = General { king, them, occ, theirs, exposed, evade };
 
         let kt = self.piece_attacks(Role::King, king, occ).without(ours);
         sink.set(king, self.keep_safe(king, kt, king, them, occ, theirs, None), MoveKind::Normal);
@@ -249,6 +229,36 @@ impl<const L: usize> Board<L> {
         }
     }
 
+    /// The cells where a move of a piece other than the king can end a check to `king`: on the
+    /// king's level, the cells its lines (to the first piece) and steps reach; on the levels next
+    /// to it, the same squares and the king's own (a checker's transfer starts there). Every attack
+    /// path then runs through them, when the rules are planar, a capture on a transfer cell ends
+    /// the move and nothing rides after a transfer; otherwise every cell.
+    fn evasions(&self, king: Cell, occ: Bitboard<L>) -> Bitboard<L> {
+        let t = self.t;
+        let Some(tr) = &t.transfer else { return Bitboard::FULL };
+        if !t.planar || !tr.capture_ends_move || tr.has_riders {
+            return Bitboard::FULL;
+        }
+        let (l, sq) = (king.level(), king.plane());
+        let occ_l = occ.0[l];
+        let mut w = t.rays.rook_plane(sq, occ_l)
+            | t.rays.bishop_plane(sq, occ_l)
+            | t.pawn_captures[self.turn.index()][king.index()].0[l];
+        let mut leap = t.leap_roles;
+        while leap != 0 {
+            let r = leap.trailing_zeros() as usize;
+            leap &= leap - 1;
+            w |= t.leaps[r][king.index()].0[l];
+        }
+        for r in 0..6 {
+            w |= tr.leaps[r][sq];
+        }
+        let mut out = Bitboard::on_level(l, w);
+        for_adjacent::<L>(l, |o| out |= Bitboard::on_level(o, w | 1 << sq));
+        out
+    }
+
     /// Cells where capturing can open an attack: with `capture-ends-move` off, a defender's piece on
     /// a transfer cell lets the attacker pass, so capturing the attacker's own piece there (which
     /// blocked it) may expose the king.
@@ -260,9 +270,7 @@ impl<const L: usize> Board<L> {
         }
         let knights = self.placed.by_role[Role::Knight.index()];
         for l in 0..L {
-            for o in adjacent::<L>(l) {
-                out.0[l] |= theirs.0[o] & !knights.0[o];
-            }
+            for_adjacent::<L>(l, |o| out.0[l] |= theirs.0[o] & !knights.0[o]);
         }
         // Only captures of the attacker's pieces there change anything.
         out & theirs
@@ -271,6 +279,7 @@ impl<const L: usize> Board<L> {
     /// `tg` kept where our king is safe: all tested for a risky piece, else those on exposed cells.
     fn safe(&self, from: Cell, tg: Bitboard<L>, risky: bool, g: &General<L>) -> Bitboard<L> {
         if risky {
+            let tg = if from == g.king { tg } else { tg & g.evade };
             return self.keep_safe(from, tg, g.king, g.them, g.occ, g.theirs, None);
         }
         let test = tg & g.exposed;
@@ -292,24 +301,28 @@ impl<const L: usize> Board<L> {
         let ours = self.placed.by_color[us.index()];
         let theirs = self.placed.by_color[them.index()];
         let sq = from.plane();
-        for o in adjacent::<L>(from.level()) {
+        for_adjacent::<L>(from.level(), |o| {
             let cell_t = Cell::from_index(o * 64 + sq);
             let occ_o = occ.0[o];
-            // Plain transfers (no second capture), and those that capture on T and go on.
+            let tbit = 1u64 << sq;
+            // Plain transfers (no second capture), and those that capture on T and go on. The
+            // transfer cell's own occupancy does not change the lookups from it.
+            let lines =
+                |r: Role| tr.after(r.index(), sq, t.rays.rook_plane(sq, occ_o), t.rays.bishop_plane(sq, occ_o), occ_o);
             let mut double = 0u64;
             let plain = if role == Role::Knight {
-                if !tr.knight_over_occupied && occ.has(cell_t) {
-                    continue;
+                if !tr.knight_over_occupied && occ_o & tbit != 0 {
+                    return;
                 }
-                tr.after(role, sq, occ_o) & !ours.0[o]
+                lines(role) & !ours.0[o]
             } else {
-                if ours.has(cell_t) {
-                    continue;
+                if ours.0[o] & tbit != 0 {
+                    return;
                 }
-                let enemy_on_t = theirs.has(cell_t);
-                let mut plain = 1 << sq;
+                let enemy_on_t = theirs.0[o] & tbit != 0;
+                let mut plain = tbit;
                 if !enemy_on_t || !tr.capture_ends_move {
-                    let occ_t = occ_o & !(1 << sq);
+                    let occ_t = occ_o & !tbit;
                     let beyond = match role {
                         Role::Pawn if t.home_rank[us.index()].has(from) => {
                             let steps = t.pawn_steps[us.index()][cell_t.index()].0[o] & !occ_t;
@@ -317,7 +330,7 @@ impl<const L: usize> Board<L> {
                             steps | caps
                         }
                         Role::Pawn => 0,
-                        _ => tr.after(role, sq, occ_t) & !ours.0[o],
+                        _ => lines(role) & !ours.0[o],
                     };
                     if enemy_on_t {
                         double = beyond;
@@ -327,16 +340,7 @@ impl<const L: usize> Board<L> {
                 }
                 plain
             };
-            for (w, via) in [(plain, None), (double, Some(cell_t))] {
-                let mut tg = on_level::<L>(o, w);
-                if tg.is_empty() {
-                    continue;
-                }
-                tg = if via.is_some() {
-                    self.keep_safe(from, tg, g.king, them, occ, theirs, via)
-                } else {
-                    self.safe(from, tg, test, g)
-                };
+            let mut emit = |tg: Bitboard<L>| {
                 if role == Role::Pawn && tg.intersects(t.promo[us.index()]) {
                     let promo = tg & t.promo[us.index()];
                     sink.set(from, tg.without(promo), MoveKind::Transfer);
@@ -345,7 +349,13 @@ impl<const L: usize> Board<L> {
                 } else {
                     sink.set(from, tg, MoveKind::Transfer);
                 }
+            };
+            if plain != 0 {
+                emit(self.safe(from, Bitboard::on_level(o, plain), test, g));
             }
-        }
+            if double != 0 {
+                emit(self.keep_safe(from, Bitboard::on_level(o, double), g.king, them, occ, theirs, Some(cell_t)));
+            }
+        });
     }
 }

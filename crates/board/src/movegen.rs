@@ -50,122 +50,186 @@ impl<const L: usize> Sink<L> for usize {
     }
 }
 
-/// The roles in a bit mask.
-#[inline]
-pub(crate) fn roles_in(mask: u8) -> impl Iterator<Item = Role> {
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            return None;
-        }
-        let i = m.trailing_zeros() as usize;
-        m &= m - 1;
-        Some(Role::ALL[i])
-    })
-}
-
 impl<const L: usize> Board<L> {
     /// Cells a non-pawn `role` on `c` attacks by a normal move, given occupancy.
     #[inline]
     pub(crate) fn piece_attacks(&self, role: Role, c: Cell, occ: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
-        let mut a = match t.leaps[role.index()].get(c.index()) {
-            Some(b) => *b,
-            None => Bitboard::EMPTY,
-        };
-        for lines in &t.lines[role.index()] {
+        let i = role.index();
+        let bit = 1u8 << i;
+        let mut a = if t.leap_roles & bit == 0 { Bitboard::EMPTY } else { t.leaps[i][c.index()] };
+        if (t.ortho_roles | t.diag_roles) & bit != 0 {
+            let (l, sq) = (c.level(), c.plane());
+            let occ_l = occ.word(l);
+            let mut w = 0;
+            if t.ortho_roles & bit != 0 {
+                w |= t.rays.rook_plane(sq, occ_l);
+            }
+            if t.diag_roles & bit != 0 {
+                w |= t.rays.bishop_plane(sq, occ_l);
+            }
+            a |= Bitboard::on_level(l, w);
+        }
+        for lines in &t.lines[i] {
             let s = t.rays.slides(c, lines.groups, occ);
             a |= match &lines.reach {
                 None => s,
                 Some(reach) => s & reach[c.index()],
             };
         }
-        for &(d, range) in &t.riders[role.index()] {
-            a |= ride(c, d, range, occ);
+        if t.has_riders {
+            for &(d, range) in &t.riders[i] {
+                a |= ride(c, d, range, occ);
+            }
         }
         a
     }
 
-    /// Pieces of `by` of the roles in the bit mask `roles`.
+    /// The pieces (both colours) of the roles in the bit mask `roles`.
     #[inline]
-    pub(crate) fn of_roles(&self, by: Color, roles: u8) -> Bitboard<L> {
+    pub(crate) fn of_roles(&self, mut roles: u8) -> Bitboard<L> {
         let mut b = Bitboard::EMPTY;
-        for r in roles_in(roles) {
-            b |= self.placed.by_role[r.index()];
+        while roles != 0 {
+            b |= self.placed.by_role[roles.trailing_zeros() as usize];
+            roles &= roles - 1;
         }
-        b & self.placed.by_color[by.index()]
+        b
+    }
+
+    /// Whether a pawn or a step of the pieces `theirs` (pieces of `by`) reaches `c`.
+    #[inline]
+    pub(crate) fn attacked_by_steps(&self, c: Cell, by: Color, theirs: Bitboard<L>) -> bool {
+        let t = self.t;
+        let role = |r: usize| self.placed.by_role[r] & theirs;
+        if t.pawn_captures[by.other().index()][c.index()].intersects(role(Role::Pawn.index())) {
+            return true;
+        }
+        let mut leap = t.leap_roles;
+        while leap != 0 {
+            let r = leap.trailing_zeros() as usize;
+            leap &= leap - 1;
+            if t.leaps[r][c.index()].intersects(role(r)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The pieces of `theirs` (pieces of `by`) that attack `c` by normal moves, given occupancy;
+    /// with `ANY`, stops at the first one found (then only emptiness is meaningful).
+    #[inline]
+    fn attacks_to<const ANY: bool>(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> Bitboard<L> {
+        let t = self.t;
+        let role = |r: usize| self.placed.by_role[r] & theirs;
+        let mut a = Bitboard::EMPTY;
+        if ANY {
+            if self.attacked_by_steps(c, by, theirs) {
+                return Bitboard::FULL;
+            }
+        } else {
+            a = t.pawn_captures[by.other().index()][c.index()] & role(Role::Pawn.index());
+            let mut leap = t.leap_roles;
+            while leap != 0 {
+                let r = leap.trailing_zeros() as usize;
+                leap &= leap - 1;
+                a |= t.leaps[r][c.index()] & role(r);
+            }
+        }
+        let (l, sq) = (c.level(), c.plane());
+        let occ_l = occ.word(l);
+        let mut w = 0;
+        if t.ortho_roles != 0 {
+            let s = (self.of_roles(t.ortho_roles) & theirs).word(l);
+            if s != 0 {
+                w |= t.rays.rook_plane(sq, occ_l) & s;
+            }
+        }
+        if t.diag_roles != 0 {
+            let s = (self.of_roles(t.diag_roles) & theirs).word(l);
+            if s != 0 {
+                w |= t.rays.bishop_plane(sq, occ_l) & s;
+            }
+        }
+        a |= Bitboard::on_level(l, w);
+        if ANY && !a.is_empty() {
+            return a;
+        }
+        for class in &t.slide_classes {
+            let s = self.of_roles(class.roles) & theirs & class.empty[c.index()];
+            if !s.is_empty() {
+                a |= t.rays.slides(c, class.groups, occ) & s;
+                if ANY && !a.is_empty() {
+                    return a;
+                }
+            }
+        }
+        if t.has_riders {
+            for r in Role::ALL {
+                for &(d, range) in &t.riders[r.index()] {
+                    let back = stackchess_geometry::Dir::new(-d.df, -d.dr, -d.dl);
+                    a |= ride(c, back, range, occ) & role(r.index());
+                }
+            }
+        }
+        a
     }
 
     /// The pieces of `by` that attack `c` by normal moves, given occupancy.
     pub(crate) fn attackers(&self, c: Cell, by: Color, occ: Bitboard<L>) -> Bitboard<L> {
-        let t = self.t;
-        let mut a = t.pawn_captures[by.other().index()][c.index()] & self.pieces(by, Role::Pawn);
-        for r in roles_in(t.leap_roles) {
-            a |= t.leaps[r.index()][c.index()] & self.pieces(by, r);
-        }
-        for class in &t.slide_classes {
-            let s = self.of_roles(by, class.roles) & class.empty[c.index()];
-            if !s.is_empty() {
-                a |= t.rays.slides(c, class.groups, occ) & s;
-            }
-        }
-        for role in Role::ALL {
-            for &(d, range) in &t.riders[role.index()] {
-                let back = stackchess_geometry::Dir::new(-d.df, -d.dr, -d.dl);
-                a |= ride(c, back, range, occ) & self.pieces(by, role);
-            }
-        }
-        a
+        self.attacks_to::<false>(c, by, self.placed.by_color[by.index()], occ)
+    }
+
+    /// Whether the pieces `theirs` (pieces of `by`) attack `c` by a normal move, given occupancy.
+    #[inline]
+    pub(crate) fn attacked_normally(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> bool {
+        !self.attacks_to::<true>(c, by, theirs, occ).is_empty()
     }
 
     /// Whether `by` attacks `c` (by a normal move, or a transfer where the rules have them), given
     /// occupancy.
     #[inline]
     pub(crate) fn is_attacked(&self, c: Cell, by: Color, occ: Bitboard<L>) -> bool {
-        let t = self.t;
-        if t.general {
-            return self.attacked_general(c, by, self.placed.by_color[by.index()] & occ, occ);
+        let theirs = self.placed.by_color[by.index()];
+        if self.t.general {
+            return self.attacked_general(c, by, theirs & occ, occ);
         }
-        if t.pawn_captures[by.other().index()][c.index()].intersects(self.pieces(by, Role::Pawn)) {
-            return true;
-        }
-        for r in roles_in(t.leap_roles) {
-            if t.leaps[r.index()][c.index()].intersects(self.pieces(by, r)) {
-                return true;
-            }
-        }
-        t.slide_classes.iter().any(|class| {
-            let s = self.of_roles(by, class.roles) & class.empty[c.index()];
-            !s.is_empty() && t.rays.slides(c, class.groups, occ).intersects(s)
-        })
+        self.attacked_normally(c, by, theirs, occ)
     }
 
-    /// Pinned pieces of the side to move, and for each the cells it may still move to.
-    fn pins(&self, king: Cell, us: Color) -> (Bitboard<L>, [(Cell, Bitboard<L>); 16], usize) {
+    /// Pinned pieces of the side to move, and for each its pinner.
+    fn pins(&self, king: Cell, us: Color) -> (Bitboard<L>, [(Cell, Cell); 16], usize) {
         let t = self.t;
-        let them = us.other();
+        let them = self.placed.by_color[us.other().index()];
         let occ = self.occupied();
         let mut pinned = Bitboard::EMPTY;
-        let mut rays = [(king, Bitboard::EMPTY); 16];
+        let mut pairs = [(king, king); 16];
         let mut n = 0;
-        let mut snipers = Bitboard::EMPTY;
-        for class in &t.slide_classes {
-            snipers |= class.empty[king.index()] & self.of_roles(them, class.roles);
+        let (l, sq) = (king.level(), king.plane());
+        let mut w = 0;
+        if t.ortho_roles != 0 {
+            w |= t.rays.rook_plane(sq, 0) & (self.of_roles(t.ortho_roles) & them).word(l);
         }
+        if t.diag_roles != 0 {
+            w |= t.rays.bishop_plane(sq, 0) & (self.of_roles(t.diag_roles) & them).word(l);
+        }
+        let mut snipers = Bitboard::on_level(l, w);
+        for class in &t.slide_classes {
+            snipers |= class.empty[king.index()] & self.of_roles(class.roles) & them;
+        }
+        let ours = self.placed.by_color[us.index()];
         snipers.for_each(|s| {
-            let between = t.rays.between(king, s);
-            let blockers = between & occ;
+            let blockers = t.rays.between(king, s) & occ;
             if !blockers.more_than_one() {
-                if let Some(b) = (blockers & self.placed.by_color[us.index()]).first() {
-                    if n < rays.len() {
+                if let Some(b) = (blockers & ours).first() {
+                    if n < pairs.len() {
                         pinned.insert(b);
-                        rays[n] = (b, between | Bitboard::from_cell(s));
+                        pairs[n] = (b, s);
                         n += 1;
                     }
                 }
             }
         });
-        (pinned, rays, n)
+        (pinned, pairs, n)
     }
 
     /// Generates the legal moves into `sink`.
@@ -200,13 +264,13 @@ impl<const L: usize> Board<L> {
             self.castles(king, sink);
             !ours
         };
-        let (pinned, pin_rays, npins) = self.pins(king, us);
+        let (pinned, pairs, npins) = self.pins(king, us);
+        // A pinned piece stays on the line between the king and its pinner, or takes the pinner.
         let pin_mask = |c: Cell| -> Bitboard<L> {
-            if pinned.has(c) {
-                pin_rays[..npins].iter().find(|(p, _)| *p == c).map_or(Bitboard::EMPTY, |r| r.1)
-            } else {
-                Bitboard::FULL
-            }
+            pairs[..npins]
+                .iter()
+                .find(|(p, _)| *p == c)
+                .map_or(Bitboard::EMPTY, |&(_, s)| t.rays.between(king, s) | Bitboard::from_cell(s))
         };
 
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {

@@ -41,12 +41,15 @@ pub(crate) struct SlideClass<const L: usize> {
 pub(crate) struct TransferTables {
     /// Per role, the plane cells one step (range-1 vector) away, by square.
     pub leaps: [[u64; 64]; 6],
-    /// Per role, the range (0: none) of its slides along planar orthogonals, and along planar diagonals.
-    pub lines: [(u8, u8); 6],
+    /// Per role, the plane cells within its range along planar orthogonals (empty when it has
+    /// no such slide), by square: a rook lookup masked by it gives the slide.
+    pub orth_reach: [[u64; 64]; 6],
+    /// The same along planar diagonals.
+    pub diag_reach: [[u64; 64]; 6],
     /// Per role, planar knight-vector riders and their ranges.
     pub riders: [Vec<(Dir, u8)>; 6],
-    /// Cells within Chebyshev distance `k` of a square, for k = 0..=7.
-    pub reach: [[u64; 64]; 8],
+    /// Whether any role rides after a transfer.
+    pub has_riders: bool,
     pub capture_ends_move: bool,
     pub knight_over_occupied: bool,
 }
@@ -68,11 +71,21 @@ pub struct Tables<const L: usize> {
     pub(crate) leaps: [Vec<Bitboard<L>>; 6],
     /// Roles with range-1 targets, as a bit mask.
     pub(crate) leap_roles: u8,
-    /// Slides by role.
+    /// Roles that slide any distance along planar orthogonals (a rook lookup), as a bit mask.
+    pub(crate) ortho_roles: u8,
+    /// Roles that slide any distance along planar diagonals (a bishop lookup), as a bit mask.
+    pub(crate) diag_roles: u8,
+    /// The other slides by role: lines that leave the level, and limited ranges.
     pub(crate) lines: [Vec<Lines<L>>; 6],
+    /// The attack classes of those other slides.
     pub(crate) slide_classes: Vec<SlideClass<L>>,
     /// Knight-vector riders (range above 1) by role: the vector and its range.
     pub(crate) riders: [Vec<(Dir, u8)>; 6],
+    /// Whether every normal move stays on its level (steps, pawn captures and slides; no riders):
+    /// attack tests then read one word per role.
+    pub(crate) planar: bool,
+    /// Whether any role rides.
+    pub(crate) has_riders: bool,
     /// Whether legality needs the general test (riders or transfers: attacks that are not lines).
     pub(crate) general: bool,
     pub(crate) transfer: Option<TransferTables>,
@@ -155,6 +168,7 @@ impl<const L: usize> Tables<L> {
         let mut lines: [Vec<Lines<L>>; 6] = Default::default();
         let mut riders: [Vec<(Dir, u8)>; 6] = Default::default();
         let mut leap_roles = 0u8;
+        let (mut ortho_roles, mut diag_roles) = (0u8, 0u8);
         // (groups, range) → roles, for the attack classes.
         let mut classes: Vec<(GroupSet, u8, u8)> = Vec::new();
         for role in &Role::ALL[1..] {
@@ -182,8 +196,21 @@ impl<const L: usize> Tables<L> {
                     None => riders[role.index()].extend(g.vectors().into_iter().map(|d| (d, r.get()))),
                 }
             }
-            for (range, gs) in by_range {
+            for (range, mut gs) in by_range {
                 let limited = range < 7;
+                // Full slides within the level are one magic lookup each, by role flag.
+                if !limited {
+                    if gs.has(DirGroup::OrthoPlane) {
+                        ortho_roles |= 1 << role.index();
+                    }
+                    if gs.has(DirGroup::DiagPlane) {
+                        diag_roles |= 1 << role.index();
+                    }
+                    gs = GroupSet(gs.0 & !(GroupSet::ROOK_PLANE.0 | GroupSet::BISHOP_PLANE.0));
+                    if gs.is_empty() {
+                        continue;
+                    }
+                }
                 let reach =
                     limited.then(|| (0..n).map(|i| reach_within(&rays, Cell::from_index(i), gs, range)).collect());
                 lines[role.index()].push(Lines { groups: gs, reach });
@@ -210,7 +237,7 @@ impl<const L: usize> Tables<L> {
         }
         // Keep the order of geometry groups (orthogonal first), as the generator always had.
         merged.sort_by_key(|(g, r, _)| (g.0.trailing_zeros(), *r));
-        let slide_classes = merged
+        let slide_classes: Vec<SlideClass<L>> = merged
             .into_iter()
             .map(|(groups, range, roles)| SlideClass {
                 groups,
@@ -293,6 +320,13 @@ impl<const L: usize> Tables<L> {
         }
 
         let transfer = rules.transfer.enabled.then(|| transfer_tables(&rules));
+        let planar = !has_riders
+            && slide_classes.is_empty()
+            && (0..n).map(Cell::from_index).all(|c| {
+                let off = |b: &Bitboard<L>| b.without(Bitboard::on_level(c.level(), !0)).is_empty();
+                leaps.iter().all(|v| v.get(c.index()).is_none_or(off))
+                    && pawn_captures.iter().all(|v| off(&v[c.index()]))
+            });
         let mut rng = SplitMix64(0x5374_6163_6B43_6865 ^ L as u64);
         let z_piece = (0..12 * n).map(|_| rng.next_u64()).collect();
         let z_side = rng.next_u64();
@@ -314,9 +348,13 @@ impl<const L: usize> Tables<L> {
             rays,
             leaps,
             leap_roles,
+            ortho_roles,
+            diag_roles,
             lines,
             slide_classes,
             riders,
+            planar,
+            has_riders,
             general: has_riders || transfer.is_some(),
             transfer,
             pawn_steps,
@@ -420,18 +458,21 @@ fn transfer_tables(rules: &RuleSet) -> TransferTables {
             }
         }
     }
-    let reach: [[u64; 64]; 8] = std::array::from_fn(|k| {
-        std::array::from_fn(|s| {
-            (0..64usize)
-                .filter(|&x| x != s && (s % 8).abs_diff(x % 8).max((s / 8).abs_diff(x / 8)) <= k)
-                .fold(0u64, |b, x| b | 1 << x)
-        })
-    });
+    // Cells within Chebyshev distance `k` of a square.
+    let reach = |k: u8, s: usize| -> u64 {
+        (0..64usize)
+            .filter(|&x| x != s && (s % 8).abs_diff(x % 8).max((s / 8).abs_diff(x / 8)) <= usize::from(k))
+            .fold(0u64, |b, x| b | 1 << x)
+    };
+    let orth_reach = std::array::from_fn(|i| std::array::from_fn(|s| reach(lines[i].0, s)));
+    let diag_reach = std::array::from_fn(|i| std::array::from_fn(|s| reach(lines[i].1, s)));
+    let has_riders = riders.iter().any(|r| !r.is_empty());
     TransferTables {
         leaps,
-        lines,
+        orth_reach,
+        diag_reach,
         riders,
-        reach,
+        has_riders,
         capture_ends_move: t.capture_ends_move,
         knight_over_occupied: t.knight_over_occupied,
     }

@@ -97,35 +97,59 @@ impl<const L: usize> Rays<L> {
         r
     }
 
+    /// The cells a rook on plane square `sq` attacks within its level, given the level's occupancy.
+    #[inline]
+    #[must_use]
+    pub fn rook_plane(&self, sq: usize, occ: u64) -> u64 {
+        self.rook.attacks(sq, occ)
+    }
+
+    /// The cells a bishop on plane square `sq` attacks within its level, given the level's occupancy.
+    #[inline]
+    #[must_use]
+    pub fn bishop_plane(&self, sq: usize, occ: u64) -> u64 {
+        self.bishop.attacks(sq, occ)
+    }
+
     /// The cells a slider on `c` moving along `gs` reaches, stopping at (and including) blockers in `occ`.
     #[inline]
     #[must_use]
     pub fn slides(&self, c: Cell, gs: GroupSet, occ: Bitboard<L>) -> Bitboard<L> {
-        let mut r = Bitboard::EMPTY;
         let (l, sq) = (c.level(), c.plane());
+        let mut w = 0;
         if gs.has(DirGroup::OrthoPlane) {
-            r.0[l] |= self.rook.attacks(sq, occ.0[l]);
+            w |= self.rook.attacks(sq, occ.word(l));
         }
         if gs.has(DirGroup::DiagPlane) {
-            r.0[l] |= self.bishop.attacks(sq, occ.0[l]);
+            w |= self.bishop.attacks(sq, occ.word(l));
         }
-        if L > 1 {
-            for g in [DirGroup::Vertical, DirGroup::OrthoSlant, DirGroup::Triagonal] {
-                if gs.has(g) {
-                    let (s, e) = self.cross_index[c.index() * 3 + g as usize - 2];
-                    for ray in &self.cross[s as usize..e as usize] {
-                        for &i in &ray.cells[..ray.len as usize] {
-                            let cell = Cell::from_index(i as usize);
-                            r.insert(cell);
-                            if occ.has(cell) {
-                                break;
-                            }
+        let mut r = Bitboard::on_level(l, w);
+        if L > 1 && gs.0 & !(GroupSet::ROOK_PLANE.0 | GroupSet::BISHOP_PLANE.0) != 0 {
+            r |= self.cross_slides(c, gs, occ);
+        }
+        r
+    }
+
+    /// The part of [`Rays::slides`] that leaves the level.
+    #[must_use]
+    pub fn cross_slides(&self, c: Cell, gs: GroupSet, occ: Bitboard<L>) -> Bitboard<L> {
+        // Word by word in memory: the set is read back once, not per cell.
+        let mut r = [0u64; L];
+        for g in [DirGroup::Vertical, DirGroup::OrthoSlant, DirGroup::Triagonal] {
+            if gs.has(g) {
+                let (s, e) = self.cross_index[c.index() * 3 + g as usize - 2];
+                for ray in &self.cross[s as usize..e as usize] {
+                    for &i in &ray.cells[..ray.len as usize] {
+                        let cell = Cell::from_index(i as usize);
+                        r[cell.level()] |= 1 << cell.plane();
+                        if occ.has(cell) {
+                            break;
                         }
                     }
                 }
             }
         }
-        r
+        Bitboard(r)
     }
 
     /// The cells one `d` away from each cell, as a table indexed by cell.
