@@ -202,8 +202,8 @@ impl<const L: usize> Board<L> {
         let g = General { king, them, occ, theirs, exposed, evade };
 
         let kt = self.piece_attacks(Role::King, king, occ).without(ours);
-        sink.set(king, self.keep_safe(king, kt, king, them, occ, theirs, None), MoveKind::Normal);
-        self.transfers(Role::King, king, true, &g, sink);
+        let kt = self.keep_safe(king, kt, king, them, occ, theirs, None) | self.transfers(Role::King, king, true, &g);
+        self.emit(sink, king, kt);
         if !in_check {
             self.castles(king, sink);
         }
@@ -211,21 +211,32 @@ impl<const L: usize> Board<L> {
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             self.pieces(us, role).for_each(|from| {
                 let tg = self.piece_attacks(role, from, occ).without(ours);
-                sink.set(from, self.safe(from, tg, risky.has(from), &g), MoveKind::Normal);
-                self.transfers(role, from, risky.has(from), &g, sink);
+                let tg = self.safe(from, tg, risky.has(from), &g) | self.transfers(role, from, risky.has(from), &g);
+                self.emit(sink, from, tg);
             });
         }
         let t = self.t;
-        self.pawn_moves(sink, |from| {
-            let mut cand = t.pawn_steps[us.index()][from.index()] | t.pawn_captures[us.index()][from.index()];
-            for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {
-                cand.insert(to);
-            }
-            let kept = self.safe(from, cand, risky.has(from), &g);
-            kept | !cand
-        });
-        if t.transfer.is_some() {
-            self.pieces(us, Role::Pawn).for_each(|from| self.transfers(Role::Pawn, from, risky.has(from), &g, sink));
+        self.pawn_moves(
+            sink,
+            |from| {
+                let mut cand = t.pawn_steps[us.index()][from.index()] | t.pawn_captures[us.index()][from.index()];
+                for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {
+                    cand.insert(to);
+                }
+                let kept = self.safe(from, cand, risky.has(from), &g);
+                kept | !cand
+            },
+            |from| self.transfers(Role::Pawn, from, risky.has(from), &g),
+        );
+    }
+
+    /// A piece's legal targets into `sink`: with transfers, normal moves and transfers in one
+    /// pass in cell order; without (riders only), normal moves.
+    fn emit<S: Sink<L>>(&self, sink: &mut S, from: Cell, tg: Bitboard<L>) {
+        if self.t.transfer.is_some() {
+            sink.set_by_level(from, tg);
+        } else {
+            sink.set(from, tg, MoveKind::Normal);
         }
     }
 
@@ -290,11 +301,12 @@ impl<const L: usize> Board<L> {
         }
     }
 
-    /// The transfers of the piece of `role` on `from` (docs/rule-files.md, `[transfer]`); with
-    /// `test`, each is kept only if our king on `king` is safe after it.
-    fn transfers<S: Sink<L>>(&self, role: Role, from: Cell, test: bool, g: &General<L>, sink: &mut S) {
+    /// The legal transfers of the piece of `role` on `from` (docs/rule-files.md, `[transfer]`), as
+    /// targets; with `test`, each is kept only if our king is safe after it.
+    fn transfers(&self, role: Role, from: Cell, test: bool, g: &General<L>) -> Bitboard<L> {
         let t = self.t;
-        let Some(tr) = &t.transfer else { return };
+        let mut out = Bitboard::EMPTY;
+        let Some(tr) = &t.transfer else { return out };
         let us = self.turn;
         let them = us.other();
         let occ = self.occupied();
@@ -340,22 +352,13 @@ impl<const L: usize> Board<L> {
                 }
                 plain
             };
-            let mut emit = |tg: Bitboard<L>| {
-                if role == Role::Pawn && tg.intersects(t.promo[us.index()]) {
-                    let promo = tg & t.promo[us.index()];
-                    sink.set(from, tg.without(promo), MoveKind::Transfer);
-                    let (r, n) = self.promotion_choices(us);
-                    sink.promos(from, promo, &r[..n], MoveKind::Transfer);
-                } else {
-                    sink.set(from, tg, MoveKind::Transfer);
-                }
-            };
             if plain != 0 {
-                emit(self.safe(from, Bitboard::on_level(o, plain), test, g));
+                out |= self.safe(from, Bitboard::on_level(o, plain), test, g);
             }
             if double != 0 {
-                emit(self.keep_safe(from, Bitboard::on_level(o, double), g.king, them, occ, theirs, Some(cell_t)));
+                out |= self.keep_safe(from, Bitboard::on_level(o, double), g.king, them, occ, theirs, Some(cell_t));
             }
         });
+        out
     }
 }

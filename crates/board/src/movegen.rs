@@ -14,12 +14,42 @@ pub(crate) trait Sink<const L: usize> {
     fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role], kind: MoveKind);
     /// One move.
     fn one(&mut self, m: Move);
+    /// Moves from `from` to each target: within its level normal moves, to another level
+    /// transfers (for rule sets with transfers, whose normal moves never change level).
+    fn set_by_level(&mut self, from: Cell, targets: Bitboard<L>) {
+        let other = !Bitboard::on_level(from.level(), !0);
+        self.set(from, targets.without(other), MoveKind::Normal);
+        self.set(from, targets & other, MoveKind::Transfer);
+    }
+    /// Promotions, normal or transfers as [`Sink::set_by_level`].
+    fn promos_by_level(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role]) {
+        let other = !Bitboard::on_level(from.level(), !0);
+        self.promos(from, targets.without(other), roles, MoveKind::Normal);
+        self.promos(from, targets & other, roles, MoveKind::Transfer);
+    }
 }
 
 impl<const L: usize> Sink<L> for MoveList {
     #[inline]
     fn set(&mut self, from: Cell, targets: Bitboard<L>, kind: MoveKind) {
         targets.for_each(|to| self.push(Move::new(from, to, None, kind)));
+    }
+    #[inline]
+    fn set_by_level(&mut self, from: Cell, targets: Bitboard<L>) {
+        // One pass in cell order (a level below first), as the moves are generated.
+        targets.for_each(|to| {
+            let kind = if to.level() == from.level() { MoveKind::Normal } else { MoveKind::Transfer };
+            self.push(Move::new(from, to, None, kind));
+        });
+    }
+    #[inline]
+    fn promos_by_level(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role]) {
+        targets.for_each(|to| {
+            let kind = if to.level() == from.level() { MoveKind::Normal } else { MoveKind::Transfer };
+            for &r in roles {
+                self.push(Move::new(from, to, Some(r), kind));
+            }
+        });
     }
     #[inline]
     fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role], kind: MoveKind) {
@@ -282,12 +312,19 @@ impl<const L: usize> Board<L> {
                 sink.set(from, targets, MoveKind::Normal);
             });
         }
-        self.pawn_moves(sink, |from| if pinned.has(from) { mask & pin_mask(from) } else { mask });
+        self.pawn_moves(sink, |from| if pinned.has(from) { mask & pin_mask(from) } else { mask }, |_| Bitboard::EMPTY);
     }
 
     /// Pawn moves (steps, captures, promotions, double steps, en passant) within `allowed(from)`;
     /// en passant is tested by playing it.
-    pub(crate) fn pawn_moves<S: Sink<L>>(&self, sink: &mut S, allowed: impl Fn(Cell) -> Bitboard<L>) {
+    /// `transfers(from)` gives a pawn's legal transfer targets (rule sets with transfers), emitted
+    /// with its normal moves in cell order.
+    pub(crate) fn pawn_moves<S: Sink<L>>(
+        &self,
+        sink: &mut S,
+        allowed: impl Fn(Cell) -> Bitboard<L>,
+        transfers: impl Fn(Cell) -> Bitboard<L>,
+    ) {
         let t = self.t;
         let us = self.turn;
         let occ = self.occupied();
@@ -309,9 +346,15 @@ impl<const L: usize> Board<L> {
             }
             let steps = t.pawn_steps[us.index()][from.index()].without(occ);
             let caps = t.pawn_captures[us.index()][from.index()] & theirs;
-            let targets = (steps | caps).without(two_steps) & allowed;
+            let targets = ((steps | caps).without(two_steps) & allowed) | transfers(from);
             let promos = targets & promo;
-            if promos.is_empty() {
+            if t.transfer.is_some() {
+                sink.set_by_level(from, targets.without(promo));
+                if !promos.is_empty() {
+                    let (r, n) = *roles.get_or_insert_with(|| self.promotion_choices(us));
+                    sink.promos_by_level(from, promos, &r[..n]);
+                }
+            } else if promos.is_empty() {
                 sink.set(from, targets, MoveKind::Normal);
             } else {
                 sink.set(from, targets.without(promo), MoveKind::Normal);

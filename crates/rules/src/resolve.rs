@@ -298,7 +298,7 @@ impl Draft {
                 }
                 out.push(d);
             }
-            out.sort_by_key(|d| (d.df, d.dr, d.dl));
+            out.sort_by_key(vector_order);
             Ok(out)
         };
         let steps = vectors(&self.steps, "pawn.steps")?;
@@ -320,6 +320,13 @@ impl Draft {
             promotion: self.promotion.ok_or_else(|| missing("pawn.promotion"))?,
         })
     }
+}
+
+/// The canonical order of pawn vectors (the order of a file means nothing): within the level
+/// first, then by how far they rise, then by rank (for the Nardeshir pawn: forward, up,
+/// forward and up). Moves are generated in this order, so it keeps search results stable.
+pub(crate) fn vector_order(d: &Dir) -> (u8, u8, u8, i8, i8, i8) {
+    (d.dl.unsigned_abs(), d.dr.unsigned_abs(), d.df.unsigned_abs(), d.df, d.dr, d.dl)
 }
 
 /// A `[pieces]` entry: known groups, valid ranges, in the order of [`Group::ALL`].

@@ -71,11 +71,9 @@ fn movement(m: &Movement) -> String {
     format!("{{ {} }}", parts.join(", "))
 }
 
-/// `[[0, 1, 0], [0, 0, 1]]`, sorted (the order of vectors means nothing).
+/// `[[0, 1, 0], [0, 0, 1]]`, in the rule set's (canonical) order.
 fn vectors(v: &[Dir]) -> String {
-    let mut v: Vec<[i8; 3]> = v.iter().map(|d| [d.df, d.dr, d.dl]).collect();
-    v.sort_unstable();
-    let parts: Vec<String> = v.iter().map(|[f, r, l]| format!("[{f}, {r}, {l}]")).collect();
+    let parts: Vec<String> = v.iter().map(|d| format!("[{}, {}, {}]", d.df, d.dr, d.dl)).collect();
     format!("[{}]", parts.join(", "))
 }
 
