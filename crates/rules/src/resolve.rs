@@ -325,6 +325,7 @@ impl Draft {
 /// The canonical order of pawn vectors (the order of a file means nothing): within the level
 /// first, then by how far they rise, then by rank (for the Nardeshir pawn: forward, up,
 /// forward and up). Moves are generated in this order, so it keeps search results stable.
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "the key function of `sort_by_key`")]
 pub(crate) fn vector_order(d: &Dir) -> (u8, u8, u8, i8, i8, i8) {
     (d.dl.unsigned_abs(), d.dr.unsigned_abs(), d.df.unsigned_abs(), d.df, d.dr, d.dl)
 }
