@@ -41,6 +41,7 @@ fn selfplay<P: Position>(rules: P::Rules, games: u64, threads: usize) -> RunConf
         engines: vec![spec("default", SearchConfig::for_variant(rules.name()), 150)],
         event: "test".into(),
         shard: Shard::WHOLE,
+        rules_id: "00112233aabbccdd".into(),
     }
 }
 
@@ -213,13 +214,13 @@ fn a_damaged_record_in_the_middle_is_an_error_naming_the_line() {
     lines[2] = "garbage,1,2";
     std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
     let err = play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, true).unwrap_err().to_string();
-    assert!(err.contains("games.csv, line 3"), "{err}");
+    assert!(err.contains("games.csv:3: "), "{err}");
     // The file is left as it was.
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), lines.join("\n") + "\n");
     // A wrong header is named too.
     std::fs::write(&csv, text.replacen("game_id", "id", 1)).unwrap();
     let err = play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, true).unwrap_err().to_string();
-    assert!(err.contains("line 1") && err.contains("header"), "{err}");
+    assert!(err.contains("games.csv: header does not match"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -33,6 +33,7 @@ fn config(games: u64, shard: Shard) -> RunConfig {
         }],
         event: "test".into(),
         shard,
+        rules_id: String::new(),
     }
 }
 
