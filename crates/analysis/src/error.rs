@@ -33,6 +33,9 @@ pub enum AnalysisError {
         /// The cause.
         source: std::io::Error,
     },
+    /// A record file could not be read: the records crate names the file and line.
+    #[error(transparent)]
+    Records(#[from] stackchess_records::Error),
     /// A file with no bytes at all.
     #[error("{}: empty file (expected a games.csv header line starting with 'game_id,run_key')", path.display())]
     Empty {

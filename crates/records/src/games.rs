@@ -35,7 +35,10 @@ impl Version {
     }
 
     /// The version whose columns `header` is exactly; otherwise what differs from the nearest one.
-    pub(crate) fn of_header(header: &[String]) -> Result<Version, String> {
+    ///
+    /// # Errors
+    /// Names the missing, unexpected or misplaced columns.
+    pub fn of_header(header: &[String]) -> Result<Version, String> {
         let names: Vec<&str> = header.iter().map(|s| s.trim().trim_start_matches('\u{feff}')).collect();
         for v in [Version::V2, Version::V1] {
             if names.iter().copied().eq(v.columns().iter().map(|c| c.name)) {
