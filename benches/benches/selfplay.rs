@@ -28,6 +28,7 @@ fn config(threads: usize) -> RunConfig {
         }],
         event: "bench".into(),
         shard: Shard::WHOLE,
+        rules_id: String::new(),
     }
 }
 

@@ -123,6 +123,7 @@ impl WithPosition for Batch<'_> {
             engines: vec![engine],
             event: "stackchess balance".into(),
             shard: Shard::WHOLE,
+            rules_id: crate::cmd::selfplay::rules_id(rules),
         };
         let resume = self.dir.join("manifest.json").exists();
         let mut bar = Bar::new(a.quiet, self.variant);
@@ -172,7 +173,7 @@ pub fn run(a: &Args) -> Result<()> {
     let mut shown: Vec<Table> = vec![analysis.tables[0].clone()];
     let mut comparisons = Vec::new();
     let first = load(std::slice::from_ref(&dirs[0]))?;
-    let no_extras = Options { pieces: None, opening_plies: vec![] };
+    let no_extras = Options { pieces: None, opening_plies: vec![], plies: None };
     for other in dirs.iter().skip(1) {
         let (c, _) = compare_sets(&first, &load(std::slice::from_ref(other))?, &no_extras)?;
         shown.push(c.metrics_table()?);
@@ -181,7 +182,7 @@ pub fn run(a: &Args) -> Result<()> {
     if !comparisons.is_empty() {
         analysis.tables.push(comparisons_table(&comparisons)?);
     }
-    shown.extend(analysis.tables.iter().filter(|t| t.name == "pieces").cloned());
+    shown.extend(analysis.tables.iter().filter(|t| matches!(t.name, "pieces" | "comebacks")).cloned());
     print!("{}", render(&shown, a.output.format())?);
     if let Some(path) = &a.output.out {
         let files = write_all(&analysis.tables, path)?;
