@@ -15,11 +15,18 @@ fn sample(n: usize) -> (Vec<[f64; 5]>, Vec<f64>) {
     let mut rng = SplitMix64(11);
     let (mut x, mut y) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for _ in 0..n {
-        let row = [0, 1, 2, 3, 4].map(|i| rng.below(if i == 0 { 7 } else { 3 }) as f64 - if i == 0 { 3.0 } else { 1.0 });
+        let row =
+            [0, 1, 2, 3, 4].map(|i| rng.below(if i == 0 { 7 } else { 3 }) as f64 - if i == 0 { 3.0 } else { 1.0 });
         let z = 0.2 + 0.4 * row[0] + 0.9 * row[1] + 0.9 * row[2] + 1.3 * row[3] + 2.5 * row[4];
         let u = rng.next_u64() as f64 / u64::MAX as f64;
         let p = 1.0 / (1.0 + (-z).exp());
-        y.push(if u < 0.8 * p { 1.0 } else if u < p + 0.1 { 0.5 } else { 0.0 });
+        y.push(if u < 0.8 * p {
+            1.0
+        } else if u < p + 0.1 {
+            0.5
+        } else {
+            0.0
+        });
         x.push(row);
     }
     (x, y)
@@ -50,7 +57,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("logistic-60000-rows-{}-distinct", dx.len()));
     g.sample_size(10);
     g.bench_function("rows", |bch| bch.iter(|| fit(black_box(&x), black_box(&y), 1.0)));
-    g.bench_function("distinct-weighted", |bch| bch.iter(|| fit_weighted(black_box(&dx), black_box(&dy), black_box(&w), 1.0)));
+    g.bench_function("distinct-weighted", |bch| {
+        bch.iter(|| fit_weighted(black_box(&dx), black_box(&dy), black_box(&w), 1.0))
+    });
     g.finish();
 }
 

@@ -8,7 +8,9 @@
 use crate::error::{AnalysisError, Result};
 use polars::prelude::*;
 use polars_io::prelude::{ParquetReader, ParquetWriter, SerReader};
-use stackchess_records::{Column as RecordColumn, GameRecord, Kind, PlyRecord, Value, Version, GAME_COLUMNS, PLY_COLUMNS};
+use stackchess_records::{
+    Column as RecordColumn, GameRecord, Kind, PlyRecord, Value, Version, GAME_COLUMNS, PLY_COLUMNS,
+};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -370,8 +372,8 @@ fn read_parquet(path: &Path) -> Result<(Version, DataFrame)> {
         message: format!("not a readable Parquet file: {e}"),
     })?;
     let header: Vec<String> = df.get_column_names().iter().map(ToString::to_string).collect();
-    let version = Version::of_header(&header)
-        .map_err(|detail| AnalysisError::Schema { path: path.to_owned(), detail })?;
+    let version =
+        Version::of_header(&header).map_err(|detail| AnalysisError::Schema { path: path.to_owned(), detail })?;
     let columns = &GAME_COLUMNS[..version.columns().len()];
     for field in schema(columns).iter_fields() {
         let got = df.column(field.name())?.dtype();

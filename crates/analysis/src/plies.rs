@@ -163,7 +163,11 @@ pub fn ply_stats(rows: &[GameRow], plies: &HashMap<String, Vec<PlyRecord>>, opts
         comebacks.insert((variant.clone(), settings.clone()), cb);
         curves.push(Curve { variant, settings, points });
     }
-    let tables = if curves.is_empty() { Vec::new() } else { vec![eval_table(&curves, opts)?, comebacks_table(&comebacks, opts)?] };
+    let tables = if curves.is_empty() {
+        Vec::new()
+    } else {
+        vec![eval_table(&curves, opts)?, comebacks_table(&comebacks, opts)?]
+    };
     Ok(PlyStats { tables, curves, comebacks, games_with_plies: with, games_without: without, options: opts })
 }
 

@@ -286,7 +286,10 @@ pub fn lines(title: &str, series: &[Series], x_unit: &str, y_unit: &str) -> Stri
     let _ = write!(s, r##"<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#333"/>"##);
     let _ = write!(s, r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>"##);
     let zero = py(0.0);
-    let _ = write!(s, r##"<line x1="{left}" y1="{zero:.1}" x2="{right}" y2="{zero:.1}" stroke="#c33" stroke-dasharray="4 3"/>"##);
+    let _ = write!(
+        s,
+        r##"<line x1="{left}" y1="{zero:.1}" x2="{right}" y2="{zero:.1}" stroke="#c33" stroke-dasharray="4 3"/>"##
+    );
     for v in nice_ticks(x0, x1) {
         let x = px(v);
         let _ = write!(
@@ -308,7 +311,8 @@ pub fn lines(title: &str, series: &[Series], x_unit: &str, y_unit: &str) -> Stri
             tick(v, nice_step(ys))
         );
     }
-    let _ = write!(s, r#"<text x="{right}" y="{}" text-anchor="end" class="lbl">{}</text>"#, bottom + 30.0, esc(x_unit));
+    let _ =
+        write!(s, r#"<text x="{right}" y="{}" text-anchor="end" class="lbl">{}</text>"#, bottom + 30.0, esc(x_unit));
     let _ = write!(s, r#"<text x="{left}" y="{}" class="lbl">{}</text>"#, top - 6.0, esc(y_unit));
     for (i, line) in series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
@@ -318,7 +322,11 @@ pub fn lines(title: &str, series: &[Series], x_unit: &str, y_unit: &str) -> Stri
         let upper = line.points.iter().map(|&(x, _, _, hi)| format!("{:.1},{:.1}", px(x), py(hi)));
         let lower = line.points.iter().rev().map(|&(x, _, lo, _)| format!("{:.1},{:.1}", px(x), py(lo)));
         let band: Vec<String> = upper.chain(lower).collect();
-        let _ = write!(s, r#"<polygon class="band" points="{}" fill="{colour}" fill-opacity="0.15" stroke="none"/>"#, band.join(" "));
+        let _ = write!(
+            s,
+            r#"<polygon class="band" points="{}" fill="{colour}" fill-opacity="0.15" stroke="none"/>"#,
+            band.join(" ")
+        );
         let path: Vec<String> = line.points.iter().map(|&(x, y, _, _)| format!("{:.1},{:.1}", px(x), py(y))).collect();
         let _ = write!(
             s,

@@ -20,7 +20,8 @@ fn evaluation_by_ply_and_comebacks_match_hand_values() {
     let curve = &stats.curves[0];
     // White's view, plies from the start position (game 2 starts after its opening ply e2e4):
     // ply 1: +10, +30; ply 2: −20, +30, 0; ply 3: +150, +40, +60; ply 4: −1000 (mated), −50.
-    let want = [(1, 2, 20.0, 10.0), (2, 3, 10.0 / 3.0, 422.222_2_f64.sqrt()), (3, 3, 250.0 / 3.0, 2288.888_9_f64.sqrt())];
+    let want =
+        [(1, 2, 20.0, 10.0), (2, 3, 10.0 / 3.0, 422.222_2_f64.sqrt()), (3, 3, 250.0 / 3.0, 2288.888_9_f64.sqrt())];
     for (p, (ply, n, mean, sd)) in curve.points.iter().zip(want) {
         assert_eq!((p.ply, p.n), (ply, n));
         close(p.mean, mean, 1e-9);
@@ -71,8 +72,9 @@ fn version_1_records_are_named_and_skipped() {
 #[test]
 fn the_plies_table_has_a_parquet_copy() {
     let out = std::env::temp_dir().join(format!("stackchess-plies-{}.parquet", std::process::id()));
-    let n = stackchess_analysis::load::write_plies_parquet(std::path::Path::new(&format!("{DIR}/plies/plies.csv")), &out)
-        .unwrap();
+    let n =
+        stackchess_analysis::load::write_plies_parquet(std::path::Path::new(&format!("{DIR}/plies/plies.csv")), &out)
+            .unwrap();
     assert_eq!(n, 10);
     use polars_io::prelude::{ParquetReader, SerReader};
     let df = ParquetReader::new(std::fs::File::open(&out).unwrap()).finish().unwrap();

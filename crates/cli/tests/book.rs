@@ -292,15 +292,26 @@ fn games_from_random_openings_count_from_the_start_position() {
     let old = dir.join("old");
     std::fs::create_dir_all(&old).unwrap();
     std::fs::copy(run.join("manifest.json"), old.join("manifest.json")).unwrap();
-    let mut v1 = stackchess_selfplay::GamesFile::create_version(&old.join("games.csv"), stackchess_selfplay::Version::V1)
-        .unwrap();
+    let mut v1 =
+        stackchess_selfplay::GamesFile::create_version(&old.join("games.csv"), stackchess_selfplay::Version::V1)
+            .unwrap();
     for g in records(&run) {
         v1.append(&g).unwrap();
     }
     drop(v1);
     assert!(!std::fs::read_to_string(old.join("games.csv")).unwrap().contains("opening_moves"));
     let old_book = dir.join("old.book");
-    let out = ok(&["book", "build", "-v", "fide", "--out", old_book.to_str().unwrap(), "--plies", "5", old.to_str().unwrap()]);
+    let out = ok(&[
+        "book",
+        "build",
+        "-v",
+        "fide",
+        "--out",
+        old_book.to_str().unwrap(),
+        "--plies",
+        "5",
+        old.to_str().unwrap(),
+    ]);
     assert!(out.contains("Games used: 6, 6 of them from the start position"), "{out}");
     assert_eq!(std::fs::read(&old_book).unwrap(), std::fs::read(dir.join("r.book")).unwrap());
 }

@@ -79,7 +79,8 @@ pub(crate) fn header_difference(want: &[Column], got: &[String]) -> String {
 
 /// Writes `fields` as one CSV line (RFC 4180 quoting), newline included.
 pub(crate) fn csv_line(fields: impl IntoIterator<Item = String>) -> Result<Vec<u8>, String> {
-    let mut w = csv::WriterBuilder::new().has_headers(false).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
-    w.write_record(fields.into_iter()).map_err(|e| e.to_string())?;
+    let mut w =
+        csv::WriterBuilder::new().has_headers(false).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    w.write_record(fields).map_err(|e| e.to_string())?;
     w.into_inner().map_err(|e| e.to_string())
 }

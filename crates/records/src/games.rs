@@ -241,8 +241,8 @@ impl GameRecord {
         if self.white_points().is_none() {
             return Err(format!("result '{}' is not 1-0, 0-1 or 1/2-1/2", self.result));
         }
-        if !self.rules_id.is_empty() && !(self.rules_id.len() == 16 && self.rules_id.bytes().all(|b| b.is_ascii_hexdigit()))
-        {
+        let hex16 = self.rules_id.len() == 16 && self.rules_id.bytes().all(|b| b.is_ascii_hexdigit());
+        if !(self.rules_id.is_empty() || hex16) {
             return Err(format!("rules_id '{}' is not 16 hex digits", self.rules_id));
         }
         Ok(())

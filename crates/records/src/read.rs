@@ -17,6 +17,9 @@ pub(crate) enum Tail {
     Tolerant,
 }
 
+/// Checks a header: what it decided (the schema version) and the field count, or what is wrong.
+pub(crate) type HeaderCheck<H> = fn(&[String]) -> Result<(H, usize), String>;
+
 /// A table's description for the scanner.
 pub(crate) struct Table<H, T> {
     /// `games.csv` or `plies.csv`, for messages.
@@ -24,7 +27,7 @@ pub(crate) struct Table<H, T> {
     /// The start of the header, for the message about an empty file.
     pub header_start: &'static str,
     /// Checks the header; returns what it decided (the schema version) and the field count.
-    pub header: fn(&[String]) -> Result<(H, usize), String>,
+    pub header: HeaderCheck<H>,
     /// Checks a parsed record beyond its types.
     pub check: fn(&T) -> Result<(), String>,
 }
@@ -64,8 +67,8 @@ pub(crate) fn scan<H, T: DeserializeOwned>(
         return if tail == Tail::Tolerant { Ok((None, 0)) } else { Err(empty) };
     }
     let names: Vec<String> = row.iter().map(|s| s.trim().trim_start_matches('\u{feff}').to_owned()).collect();
-    let (verdict, fields) = (table.header)(&names)
-        .map_err(|detail| Error::Header { path: path.to_owned(), table: table.name, detail })?;
+    let (verdict, fields) =
+        (table.header)(&names).map_err(|detail| Error::Header { path: path.to_owned(), table: table.name, detail })?;
     let header = csv::StringRecord::from(names);
     let mut good = header_end;
     loop {
@@ -296,7 +299,13 @@ mod tests {
     }
 
     fn ply(i: u64, p: u32) -> PlyRecord {
-        PlyRecord { game_id: GameRecord::id("k", i), ply: p, mv: "a".into(), score_cp: Some(-5), ..PlyRecord::default() }
+        PlyRecord {
+            game_id: GameRecord::id("k", i),
+            ply: p,
+            mv: "a".into(),
+            score_cp: Some(-5),
+            ..PlyRecord::default()
+        }
     }
 
     #[test]

@@ -28,10 +28,10 @@ pub use game::EngineSpec;
 pub use manifest::{Manifest, RunSettings};
 pub use merge::{merge, Merged};
 pub use openings::{Opening, Openings};
-pub use stackchess_records::{GameRecord, GamesFile, PliesFile, PlyRecord, Recovered, Version};
 pub use replay::replay;
 pub use run::{run, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary};
 pub use shard::Shard;
+pub use stackchess_records::{GameRecord, GamesFile, PliesFile, PlyRecord, Recovered, Version};
 pub use stats::Tally;
 
 /// Reads every record of a `games.csv` (either schema version) without changing it.

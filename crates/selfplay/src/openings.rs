@@ -117,8 +117,9 @@ impl Openings {
                 if lines.is_empty() {
                     return Err(Error::Openings(format!("{}: no positions", self.describe())));
                 }
-                let position =
-                    rules.from_lfen(&lines[pick(lines.len())]).map_err(|e| Error::Openings(format!("opening {k}: {e}")))?;
+                let position = rules
+                    .from_lfen(&lines[pick(lines.len())])
+                    .map_err(|e| Error::Openings(format!("opening {k}: {e}")))?;
                 Ok(Opening { position, moves: None })
             }
             Openings::Lines { lines, .. } => {

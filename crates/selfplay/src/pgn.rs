@@ -80,7 +80,11 @@ pub fn game_text(event: &str, date: &str, rec: &GameRecord, text: &Movetext<'_>)
         line.push_str(token);
     };
     let (mut number, mut white) = (text.first_move, text.white_to_move);
-    let all = text.opening.iter().map(|san| (san.as_str(), None)).chain(text.moves.iter().map(|m| (m.san.as_str(), Some(&m.comment))));
+    let all = text
+        .opening
+        .iter()
+        .map(|san| (san.as_str(), None))
+        .chain(text.moves.iter().map(|m| (m.san.as_str(), Some(&m.comment))));
     for (i, (san, comment)) in all.enumerate() {
         if white {
             push(&format!("{number}."), &mut s);
@@ -216,7 +220,14 @@ mod tests {
         }
     }
 
-    fn text<'a>(from: &'a str, at_start: bool, first: u32, white: bool, opening: &'a [String], moves: &'a [PgnMove]) -> Movetext<'a> {
+    fn text<'a>(
+        from: &'a str,
+        at_start: bool,
+        first: u32,
+        white: bool,
+        opening: &'a [String],
+        moves: &'a [PgnMove],
+    ) -> Movetext<'a> {
         Movetext { from_lfen: from, at_start, first_move: first, white_to_move: white, opening, moves }
     }
 
@@ -224,13 +235,38 @@ mod tests {
     fn movetext_numbers_moves_from_the_start_position() {
         let m = |s: &str| PgnMove { san: s.into(), comment: "+0.10/3 0.01s".into() };
         let moves = [m("Nf6"), m("Nc3"), m("Qh4#")];
-        let t = game_text("e", "2026.11.30", &rec(0, "0-1"), &text("8/8/8/8/8/8/8/8 w - - 0 1", false, 12, false, &[], &moves));
+        let t = game_text(
+            "e",
+            "2026.11.30",
+            &rec(0, "0-1"),
+            &text("8/8/8/8/8/8/8/8 w - - 0 1", false, 12, false, &[], &moves),
+        );
         // The Seven Tag Roster first, in its order; then the FEN of a game that starts elsewhere.
-        let tags: Vec<&str> = t.lines().take_while(|l| l.starts_with('[')).map(|l| &l[1..l.find(' ').unwrap()]).collect();
-        assert_eq!(tags, ["Event", "Site", "Date", "Round", "White", "Black", "Result", "SetUp", "FEN", "Termination", "PlyCount", "GameId"]);
+        let tags: Vec<&str> =
+            t.lines().take_while(|l| l.starts_with('[')).map(|l| &l[1..l.find(' ').unwrap()]).collect();
+        assert_eq!(
+            tags,
+            [
+                "Event",
+                "Site",
+                "Date",
+                "Round",
+                "White",
+                "Black",
+                "Result",
+                "SetUp",
+                "FEN",
+                "Termination",
+                "PlyCount",
+                "GameId"
+            ]
+        );
         assert!(t.contains("[Date \"2026.11.30\"]\n") && t.contains("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]"), "{t}");
         assert!(!t.contains("Variant") && !t.contains("LFEN"), "{t}");
-        assert!(t.contains("\n\n12... Nf6 {+0.10/3 0.01s} 13. Nc3 {+0.10/3 0.01s} Qh4# {+0.10/3 0.01s} 0-1\n\n"), "{t}");
+        assert!(
+            t.contains("\n\n12... Nf6 {+0.10/3 0.01s} 13. Nc3 {+0.10/3 0.01s} Qh4# {+0.10/3 0.01s} 0-1\n\n"),
+            "{t}"
+        );
     }
 
     #[test]

@@ -128,7 +128,8 @@ impl RunConfig {
             return Err(Error::Config("--max-plies must be at least 1".into()));
         }
         let id = &self.rules_id;
-        if !id.is_empty() && !(id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit())) {
+        let hex16 = id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit());
+        if !(id.is_empty() || hex16) {
             return Err(Error::Config(format!("rules id '{id}': expected 16 hex digits")));
         }
         Ok(())

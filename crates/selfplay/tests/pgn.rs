@@ -42,9 +42,11 @@ impl Visitor for Reader {
     fn header(&mut self, key: &[u8], value: RawHeader<'_>) {
         let (k, v) = (String::from_utf8_lossy(key).into_owned(), value.decode_utf8_lossy().into_owned());
         if k == "FEN" {
-            match Fen::from_ascii(v.as_bytes()).map(|f| f.into_position::<Chess>(CastlingMode::Standard)) {
-                Ok(Ok(pos)) => self.0.pos = pos,
-                _ => self.0.error = Some(format!("bad FEN tag {v}")),
+            let pos =
+                Fen::from_ascii(v.as_bytes()).ok().and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).ok());
+            match pos {
+                Some(pos) => self.0.pos = pos,
+                None => self.0.error = Some(format!("bad FEN tag {v}")),
             }
         }
         self.0.tags.push((k, v));

@@ -302,10 +302,10 @@ fn plies_match_their_games_and_cut_lines_are_repaired_in_both_files() {
     let csv = dir.join("games.csv");
     let text = std::fs::read_to_string(&csv).unwrap();
     let last = text.trim_end().rfind('\n').unwrap() + 1;
-    let lost = read_records(&csv).unwrap().last().unwrap().plies;
+    let lost_plies = read_records(&csv).unwrap().last().unwrap().plies;
     std::fs::write(&csv, &text[..last]).unwrap();
     let s = play::<Fide>(rules, &dir, &cfg, true).unwrap();
-    assert_eq!((s.recovered_plies.dropped, s.recovered_plies.truncated_bytes, s.played), (u64::from(lost), 0, 1));
+    assert_eq!((s.recovered_plies.dropped, s.recovered_plies.truncated_bytes, s.played), (u64::from(lost_plies), 0, 1));
     assert_eq!((games(&dir), plies(&dir)), (before, before_plies));
 
     // A committed game without its plies is damage, named.

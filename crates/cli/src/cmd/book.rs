@@ -128,11 +128,8 @@ impl WithPosition for Build<'_> {
             let path = records_file(input);
             let read = read_games(&path).with_context(|| format!("reading records {}", path.display()))?;
             // Version 1 has no opening plies: find random ones again from the run's seed.
-            let openings = if a.no_random_plies || read.version != Version::V1 {
-                None
-            } else {
-                run_openings::<P>(rules, input)
-            };
+            let openings =
+                if a.no_random_plies || read.version != Version::V1 { None } else { run_openings::<P>(rules, input) };
             for rec in &read.records {
                 if rec.variant != rules.name() {
                     other_variant += 1;
