@@ -58,7 +58,7 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("rows", |bch| bch.iter(|| fit(black_box(&x), black_box(&y), 1.0)));
     g.bench_function("distinct-weighted", |bch| {
-        bch.iter(|| fit_weighted(black_box(&dx), black_box(&dy), black_box(&w), 1.0))
+        bch.iter(|| fit_weighted(black_box(&dx), black_box(&dy), black_box(&w), 1.0));
     });
     g.finish();
 }

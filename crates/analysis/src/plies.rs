@@ -21,6 +21,7 @@ use crate::Result;
 use polars::prelude::*;
 use stackchess_records::PlyRecord;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher;
 
 /// How the per-ply statistics are computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +116,11 @@ fn white_cp(p: &PlyRecord, white_moved: bool, clamp: i32) -> Option<f64> {
 ///
 /// # Errors
 /// A polars error.
-pub fn ply_stats(rows: &[GameRow], plies: &HashMap<String, Vec<PlyRecord>>, opts: PlyOptions) -> Result<PlyStats> {
+pub fn ply_stats<S: BuildHasher>(
+    rows: &[GameRow],
+    plies: &HashMap<String, Vec<PlyRecord>, S>,
+    opts: PlyOptions,
+) -> Result<PlyStats> {
     let mut curves = Vec::new();
     let mut comebacks = BTreeMap::new();
     let (mut with, mut without) = (0, 0);

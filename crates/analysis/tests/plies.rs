@@ -2,6 +2,7 @@
 //! their plies and scores chosen by hand), and version-1 records that have none.
 
 use polars::prelude::*;
+use polars_io::prelude::{ParquetReader, SerReader};
 use stackchess_analysis::plies::{ply_stats, PlyOptions};
 use stackchess_analysis::{analyse, load, Options};
 
@@ -21,7 +22,7 @@ fn evaluation_by_ply_and_comebacks_match_hand_values() {
     // White's view, plies from the start position (game 2 starts after its opening ply e2e4):
     // ply 1: +10, +30; ply 2: −20, +30, 0; ply 3: +150, +40, +60; ply 4: −1000 (mated), −50.
     let want =
-        [(1, 2, 20.0, 10.0), (2, 3, 10.0 / 3.0, 422.222_2_f64.sqrt()), (3, 3, 250.0 / 3.0, 2288.888_9_f64.sqrt())];
+        [(1, 2, 20.0, 10.0), (2, 3, 10.0 / 3.0, 422.222_2_f64.sqrt()), (3, 3, 250.0 / 3.0, 2_288.888_9_f64.sqrt())];
     for (p, (ply, n, mean, sd)) in curve.points.iter().zip(want) {
         assert_eq!((p.ply, p.n), (ply, n));
         close(p.mean, mean, 1e-9);
@@ -76,7 +77,6 @@ fn the_plies_table_has_a_parquet_copy() {
         stackchess_analysis::load::write_plies_parquet(std::path::Path::new(&format!("{DIR}/plies/plies.csv")), &out)
             .unwrap();
     assert_eq!(n, 10);
-    use polars_io::prelude::{ParquetReader, SerReader};
     let df = ParquetReader::new(std::fs::File::open(&out).unwrap()).finish().unwrap();
     let names: Vec<String> = df.get_column_names().iter().map(ToString::to_string).collect();
     assert_eq!(names, ["game_id", "ply", "move", "san", "score_cp", "mate", "depth", "seldepth", "nodes", "time_ms"]);
