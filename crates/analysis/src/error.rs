@@ -33,6 +33,22 @@ pub enum AnalysisError {
         /// The cause.
         source: std::io::Error,
     },
+    /// Games of two different rule sets under one variant name (a rule file changed between runs).
+    #[error(
+        "variant '{variant}': the games come from two different rule sets under this name (ids {first} and \
+         {second}); analyse them separately, or rename one rule set"
+    )]
+    MixedRules {
+        /// The variant name.
+        variant: String,
+        /// One rules id.
+        first: String,
+        /// Another.
+        second: String,
+    },
+    /// A record file could not be read: the records crate names the file and line.
+    #[error(transparent)]
+    Records(#[from] stackchess_records::Error),
     /// A file with no bytes at all.
     #[error("{}: empty file (expected a games.csv header line starting with 'game_id,run_key')", path.display())]
     Empty {

@@ -1,17 +1,18 @@
 //! Balance analysis of self-play records: loading, statistics, comparisons, piece values and
 //! an HTML report.
 //!
-//! The only crate of the workspace that depends on polars: polars loads, de-duplicates,
-//! groups, aggregates and writes the tables; the statistics are plain functions in [`stats`],
-//! tested against hand-computed values. Input is the `games.csv` of self-play output
-//! directories (see [`load`]).
+//! The only crate of the workspace that depends on polars: polars de-duplicates, groups,
+//! aggregates and writes the tables; the statistics are plain functions of `stackchess-stats`
+//! (named in [`stats`]), tested there against hand-computed values. Input is the records of
+//! self-play output directories, read by `stackchess-records` (see [`load`]); the per-ply
+//! statistics ([`plies`]) need version-2 records with their `plies.csv`.
 
 pub mod compare;
 pub mod error;
 pub mod load;
-pub mod logistic;
 pub mod openings;
 pub mod pieces;
+pub mod plies;
 pub mod report;
 pub mod stats;
 pub mod summary;
@@ -32,11 +33,17 @@ pub struct Options {
     pub opening_plies: Vec<usize>,
     /// Piece-value estimation, if wanted.
     pub pieces: Option<PieceOptions>,
+    /// Per-ply statistics (evaluation by ply, comebacks) of games with plies, if wanted.
+    pub plies: Option<plies::PlyOptions>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { opening_plies: openings::DEFAULT_PLIES.to_vec(), pieces: Some(PieceOptions::default()) }
+        Options {
+            opening_plies: openings::DEFAULT_PLIES.to_vec(),
+            pieces: Some(PieceOptions::default()),
+            plies: Some(plies::PlyOptions::default()),
+        }
     }
 }
 
@@ -49,6 +56,8 @@ pub struct Analysis {
     pub tables: Vec<Table>,
     /// Piece values per variant, when asked for.
     pub pieces: Option<Vec<PieceValues>>,
+    /// Per-ply statistics, when asked for.
+    pub plies: Option<plies::PlyStats>,
 }
 
 /// Computes the tables of a set of games.
@@ -69,7 +78,11 @@ pub fn analyse(games: &Games, opts: &Options) -> Result<Analysis> {
     if let (Some(values), Some(p)) = (&pieces, opts.pieces) {
         tables.push(pieces::pieces_table(values, p)?);
     }
-    Ok(Analysis { rows, tables, pieces })
+    let plies = opts.plies.map(|p| plies::ply_stats(&rows, &games.plies, p)).transpose()?;
+    if let Some(stats) = &plies {
+        tables.extend(stats.tables.iter().cloned());
+    }
+    Ok(Analysis { rows, tables, pieces, plies })
 }
 
 /// The comparison of two sets, and the analysis of both side by side with their variant names
@@ -91,9 +104,13 @@ pub fn compare_sets(a: &Games, b: &Games, opts: &Options) -> Result<(Comparison,
         }
     }
     let mut both = a.labelled("A")?;
-    both.df.vstack_mut(&b.labelled("B")?.df)?;
+    let other = b.labelled("B")?;
+    both.df.vstack_mut(&other.df)?;
     both.files.extend(b.files.iter().cloned());
     both.duplicates += b.duplicates;
+    for (id, rows) in other.plies {
+        both.plies.entry(id).or_insert(rows);
+    }
     let mut analysis = analyse(&both, &Options { pieces: None, ..opts.clone() })?;
     if let Some(p) = opts.pieces {
         analysis.tables.push(pieces::pieces_table(&pieces, p)?);
@@ -114,6 +131,7 @@ impl Analysis {
             rows: &self.rows,
             tables: self.tables.clone(),
             pieces: self.pieces.as_deref(),
+            plies: self.plies.as_ref(),
             comparison,
         })
     }

@@ -1,74 +1,39 @@
-//! Reading self-play output (`games.csv`, or its `games.parquet` copy) into one de-duplicated
-//! polars frame, and writing that copy.
+//! Reading self-play output into one de-duplicated polars frame, and writing the Parquet copies.
 //!
-//! Each file is checked before polars parses it, so that a bad input is named precisely: an
-//! empty file, a header that is not the schema, a record with the wrong number of fields (a
-//! truncated last line is the usual case: the run was interrupted), a result that is not
-//! `1-0`, `0-1` or `1/2-1/2`.
+//! The records are read by `stackchess-records` (the one reader and schema of `games.csv` and
+//! `plies.csv`, versions 1 and 2; its errors name the file and line) and the frame is built from
+//! them, one column per schema column. A `games.parquet` is read by polars and checked against the
+//! same schema. A version-2 directory's `plies.csv` is read too, for the per-ply statistics.
 
 use crate::error::{AnalysisError, Result};
 use polars::prelude::*;
-use polars_io::prelude::{CsvReadOptions, ParquetReader, ParquetWriter, SerReader};
-use std::io::Cursor;
+use polars_io::prelude::{ParquetReader, ParquetWriter, SerReader};
+use stackchess_records::{
+    Column as RecordColumn, GameRecord, Kind, PlyRecord, Value, Version, GAME_COLUMNS, PLY_COLUMNS,
+};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// A column's type in `games.csv`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Text,
-    Int,
-    Unsigned,
-}
+pub use stackchess_records::{GAMES_CSV as GAMES_FILE, GAMES_PARQUET, PLIES_CSV, PLIES_PARQUET};
 
-/// The `games.csv` schema, in file order.
-const COLUMNS: [(&str, Kind); 25] = [
-    ("game_id", Kind::Text),
-    ("run_key", Kind::Text),
-    ("variant", Kind::Text),
-    ("seed", Kind::Unsigned),
-    ("index", Kind::Int),
-    ("pair", Kind::Int),
-    ("white", Kind::Text),
-    ("black", Kind::Text),
-    ("start_lfen", Kind::Text),
-    ("moves", Kind::Text),
-    ("result", Kind::Text),
-    ("termination", Kind::Text),
-    ("plies", Kind::Int),
-    ("material_white", Kind::Int),
-    ("material_black", Kind::Int),
-    ("level_changes_white", Kind::Int),
-    ("level_changes_black", Kind::Int),
-    ("captures_white", Kind::Int),
-    ("captures_black", Kind::Int),
-    ("checks_white", Kind::Int),
-    ("checks_black", Kind::Int),
-    ("nodes", Kind::Int),
-    ("duration_ms", Kind::Int),
-    ("settings", Kind::Text),
-    ("version", Kind::Text),
-];
-
-/// The column names of `games.csv`, in order.
+/// The column names of `games.csv` (version 2; version 1 is the first 25), in order.
 #[must_use]
 pub fn column_names() -> Vec<&'static str> {
-    COLUMNS.iter().map(|(n, _)| *n).collect()
+    GAME_COLUMNS.iter().map(|c| c.name).collect()
 }
-
-/// The file name a self-play output directory holds its records in.
-pub const GAMES_FILE: &str = "games.csv";
-/// The Parquet copy of the records that `selfplay --format parquet` keeps beside `games.csv`.
-pub const GAMES_PARQUET: &str = "games.parquet";
 
 /// Games read from one or more inputs, de-duplicated by `game_id` (first occurrence kept).
 #[derive(Clone, Debug)]
 pub struct Games {
-    /// One row a game, the `games.csv` columns.
+    /// One row a game, the `games.csv` columns (version 2; version-1 games have empty
+    /// `rules_id` and `opening_moves`).
     pub df: DataFrame,
     /// The files read.
     pub files: Vec<PathBuf>,
     /// Rows dropped because their `game_id` was already seen.
     pub duplicates: usize,
+    /// The plies of the games that have them (version-2 runs), by game id, in ply order.
+    pub plies: HashMap<String, Vec<PlyRecord>>,
 }
 
 impl Games {
@@ -86,7 +51,7 @@ impl Games {
             self.df.column("variant")?.str()?.iter().map(|v| format!("{label}: {}", v.unwrap_or_default())).collect();
         let mut df = self.df.clone();
         df.with_column(Column::new("variant".into(), names))?;
-        Ok(Games { df, files: self.files.clone(), duplicates: self.duplicates })
+        Ok(Games { df, files: self.files.clone(), duplicates: self.duplicates, plies: self.plies.clone() })
     }
     /// Whether there is no game.
     #[must_use]
@@ -122,6 +87,8 @@ pub struct GameRow {
     pub termination: String,
     /// Game length in plies.
     pub plies: i64,
+    /// Opening plies from the rule set's start position (version 2; 0 when none or not known).
+    pub opening_plies: usize,
 }
 
 impl GameRow {
@@ -129,6 +96,11 @@ impl GameRow {
     #[must_use]
     pub fn group(&self) -> (&str, &str) {
         (&self.variant, &self.settings)
+    }
+    /// Whether White made the game's first move (the side to move in `start_lfen`).
+    #[must_use]
+    pub fn white_first(&self) -> bool {
+        self.start_lfen.split_whitespace().nth(1) != Some("b")
     }
 }
 
@@ -147,6 +119,7 @@ impl Games {
         let (ids, runs, variants, settings) = (text("game_id")?, text("run_key")?, text("variant")?, text("settings")?);
         let (whites, blacks, lfens, moves) = (text("white")?, text("black")?, text("start_lfen")?, text("moves")?);
         let (results, terms, pairs, plies) = (text("result")?, text("termination")?, int("pair")?, int("plies")?);
+        let openings = text("opening_moves")?;
         let mut rows = Vec::with_capacity(ids.len());
         let all = ids.into_iter().zip(runs).zip(variants).zip(settings).zip(whites).zip(blacks).zip(lfens).zip(moves);
         for (i, (((((((game_id, run_key), variant), settings), white), black), start_lfen), moves)) in all.enumerate() {
@@ -163,6 +136,7 @@ impl Games {
                 white_points: points(&results[i]),
                 termination: terms[i].clone(),
                 plies: plies[i],
+                opening_plies: openings[i].split_whitespace().count(),
             });
         }
         Ok(rows)
@@ -179,7 +153,7 @@ fn points(result: &str) -> f64 {
 }
 
 /// Reads every input (a self-play output directory, a `games.csv` file, or a glob pattern of
-/// either) and de-duplicates the games by id.
+/// either) and de-duplicates the games by id; a version-2 directory's plies come along.
 ///
 /// # Errors
 /// An input that does not exist or matches nothing, a directory without `games.csv`, an
@@ -194,8 +168,23 @@ pub fn load<S: AsRef<str>>(inputs: &[S]) -> Result<Games> {
         }
     }
     let mut frames = Vec::with_capacity(files.len());
+    let mut plies: HashMap<String, Vec<PlyRecord>> = HashMap::new();
     for file in &files {
-        frames.push(read_file(file)?);
+        let (version, df) = read_file(file)?;
+        let beside = file.with_file_name(PLIES_CSV);
+        if version == Version::V2 && beside.is_file() {
+            let ids: std::collections::HashSet<&str> = df.column("game_id")?.str()?.iter().flatten().collect();
+            let mut here: HashMap<String, Vec<PlyRecord>> = HashMap::new();
+            for p in stackchess_records::read_plies(&beside)? {
+                if ids.contains(p.game_id.as_str()) {
+                    here.entry(p.game_id.clone()).or_default().push(p);
+                }
+            }
+            for (id, rows) in here {
+                plies.entry(id).or_insert(rows);
+            }
+        }
+        frames.push(df);
     }
     let mut df = match frames.split_first() {
         Some((first, rest)) => {
@@ -205,7 +194,7 @@ pub fn load<S: AsRef<str>>(inputs: &[S]) -> Result<Games> {
             }
             df
         }
-        None => DataFrame::empty_with_schema(&schema()),
+        None => DataFrame::empty_with_schema(&schema(&GAME_COLUMNS)),
     };
     let before = df.height();
     df = df.unique_stable(Some(&["game_id".to_owned()]), UniqueKeepStrategy::First, None)?;
@@ -214,7 +203,31 @@ pub fn load<S: AsRef<str>>(inputs: &[S]) -> Result<Games> {
         let names: Vec<_> = inputs.iter().map(AsRef::as_ref).collect();
         return Err(AnalysisError::NoGames { inputs: names.join(", ") });
     }
-    Ok(Games { duplicates: before - df.height(), df, files })
+    one_rule_set_per_name(&df)?;
+    Ok(Games { duplicates: before - df.height(), df, files, plies })
+}
+
+/// Refuses games of two rule sets that share a name (version-1 games, which carry no id, pass).
+fn one_rule_set_per_name(df: &DataFrame) -> Result<()> {
+    let mut ids: HashMap<&str, &str> = HashMap::new();
+    let (variants, rules) = (df.column("variant")?.str()?, df.column("rules_id")?.str()?);
+    for (variant, id) in variants.iter().zip(rules.iter()) {
+        let (Some(variant), Some(id)) = (variant, id) else { continue };
+        if id.is_empty() {
+            continue;
+        }
+        match ids.insert(variant, id) {
+            Some(first) if first != id => {
+                return Err(AnalysisError::MixedRules {
+                    variant: variant.to_owned(),
+                    first: first.to_owned(),
+                    second: id.to_owned(),
+                })
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The files an input names.
@@ -262,186 +275,143 @@ fn is_parquet(path: &Path) -> bool {
     path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
 }
 
-/// Writes the checked records of `csv` (a `games.csv`) as Parquet to `out`, through a temporary
-/// file renamed over `out`, so a reader never sees half a file. Returns the number of games.
+/// The polars type of a record column.
+fn dtype(kind: Kind) -> DataType {
+    match kind {
+        Kind::Text => DataType::String,
+        Kind::UInt => DataType::UInt64,
+        Kind::Int | Kind::OptInt => DataType::Int64,
+    }
+}
+
+/// The polars schema of `columns`.
+fn schema(columns: &[RecordColumn]) -> Schema {
+    columns.iter().map(|c| Field::new(c.name.into(), dtype(c.kind))).collect()
+}
+
+/// A frame of `rows`, one column per schema column, typed by the schema.
+fn frame<R>(columns: &[RecordColumn], rows: &[R], value: impl Fn(&R, usize) -> Value<'_>) -> Result<DataFrame> {
+    let mut out = Vec::with_capacity(columns.len());
+    for (i, c) in columns.iter().enumerate() {
+        let name = c.name.into();
+        let col = match c.kind {
+            Kind::Text => Column::new(
+                name,
+                rows.iter()
+                    .map(|r| match value(r, i) {
+                        Value::Text(s) => s,
+                        _ => "",
+                    })
+                    .collect::<Vec<&str>>(),
+            ),
+            Kind::UInt => Column::new(
+                name,
+                rows.iter().map(|r| if let Value::UInt(n) = value(r, i) { n } else { 0 }).collect::<Vec<u64>>(),
+            ),
+            Kind::Int => Column::new(
+                name,
+                rows.iter().map(|r| if let Value::Int(n) = value(r, i) { n } else { 0 }).collect::<Vec<i64>>(),
+            ),
+            Kind::OptInt => Column::new(
+                name,
+                rows.iter()
+                    .map(|r| if let Value::OptInt(n) = value(r, i) { n } else { None })
+                    .collect::<Vec<Option<i64>>>(),
+            ),
+        };
+        out.push(col);
+    }
+    Ok(DataFrame::new_infer_height(out)?)
+}
+
+/// The frame of game records, with every version-2 column.
 ///
 /// # Errors
-/// Whatever [`load`] reports for a bad `games.csv`, or a failed write (naming the file).
-pub fn write_games_parquet(csv: &Path, out: &Path) -> Result<usize> {
-    let mut df = read_file(csv)?;
-    let werr = |path: &Path, message: String| AnalysisError::Write { path: path.to_owned(), message };
-    let tmp = out.with_extension("parquet.tmp");
-    let file = std::fs::File::create(&tmp).map_err(|e| werr(&tmp, e.to_string()))?;
-    ParquetWriter::new(file).finish(&mut df).map_err(|e| werr(&tmp, e.to_string()))?;
-    std::fs::rename(&tmp, out).map_err(|e| werr(out, e.to_string()))?;
-    Ok(df.height())
+/// A polars error.
+pub fn games_frame(records: &[GameRecord]) -> Result<DataFrame> {
+    frame(&GAME_COLUMNS, records, GameRecord::value)
 }
 
-/// The polars schema of `games.csv`.
-fn schema() -> Schema {
-    COLUMNS
-        .iter()
-        .map(|&(name, kind)| {
-            let dtype = match kind {
-                Kind::Text => DataType::String,
-                Kind::Int => DataType::Int64,
-                Kind::Unsigned => DataType::UInt64,
-            };
-            Field::new(name.into(), dtype)
-        })
-        .collect()
+/// The frame of ply records.
+///
+/// # Errors
+/// A polars error.
+pub fn plies_frame(rows: &[PlyRecord]) -> Result<DataFrame> {
+    frame(&PLY_COLUMNS, rows, PlyRecord::value)
 }
 
-/// Reads and checks one file: CSV, or Parquet by its extension.
-fn read_file(path: &Path) -> Result<DataFrame> {
+/// Reads and checks one file: CSV through the records reader, or Parquet by its extension.
+/// Returns its schema version and its frame (with every version-2 column).
+fn read_file(path: &Path) -> Result<(Version, DataFrame)> {
     if is_parquet(path) {
         return read_parquet(path);
     }
-    let bytes = std::fs::read(path).map_err(|source| AnalysisError::Io { path: path.to_owned(), source })?;
-    check_records(path, &bytes)?;
-    let df = CsvReadOptions::default()
-        .with_has_header(true)
-        .with_schema(Some(Arc::new(schema())))
-        .map_parse_options(|o| o.with_missing_is_null(false))
-        .into_reader_with_file_handle(Cursor::new(bytes))
-        .finish()
-        .map_err(|e| AnalysisError::Parse { path: path.to_owned(), message: e.to_string() })?;
-    check_values(path, &df, 2)?;
-    Ok(df)
+    let games = stackchess_records::read_games(path)?;
+    Ok((games.version, games_frame(&games.records)?))
 }
 
-/// Splits CSV text into records (RFC 4180 quoting), each with its 1-based starting line and its
-/// fields' count; `complete` is false for a last record without a final newline.
-struct Record {
-    line: usize,
-    fields: Vec<String>,
-    complete: bool,
+/// Writes the games of `csv` (a `games.csv`) as Parquet to `out`, in the file's schema version,
+/// through a temporary file renamed over `out`, so a reader never sees half a file. Returns the
+/// number of games.
+///
+/// # Errors
+/// Whatever the records reader reports for a bad `games.csv`, or a failed write (naming the file).
+pub fn write_games_parquet(csv: &Path, out: &Path) -> Result<usize> {
+    let games = stackchess_records::read_games(csv)?;
+    let columns = &GAME_COLUMNS[..games.version.columns().len()];
+    let mut df = frame(columns, &games.records, GameRecord::value)?;
+    write_parquet(&mut df, out)?;
+    Ok(games.records.len())
 }
 
-fn records(text: &str) -> Vec<Record> {
-    let mut out = Vec::new();
-    let mut line = 1;
-    let mut start_line = 1;
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    let mut any = false;
-    while let Some(c) = chars.next() {
-        any = true;
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            '"' => quoted = !quoted,
-            ',' if !quoted => fields.push(std::mem::take(&mut field)),
-            '\n' if !quoted => {
-                if field.ends_with('\r') {
-                    field.pop();
-                }
-                fields.push(std::mem::take(&mut field));
-                out.push(Record { line: start_line, fields: std::mem::take(&mut fields), complete: true });
-                line += 1;
-                start_line = line;
-                any = false;
-            }
-            '\n' => {
-                line += 1;
-                field.push(c);
-            }
-            _ => field.push(c),
-        }
-    }
-    if any {
-        fields.push(field);
-        out.push(Record { line: start_line, fields, complete: false });
-    }
-    out
+/// Writes the rows of `csv` (a `plies.csv`) as Parquet to `out`, like [`write_games_parquet`].
+/// Returns the number of rows.
+///
+/// # Errors
+/// Whatever the records reader reports for a bad `plies.csv`, or a failed write.
+pub fn write_plies_parquet(csv: &Path, out: &Path) -> Result<usize> {
+    let rows = stackchess_records::read_plies(csv)?;
+    let mut df = plies_frame(&rows)?;
+    write_parquet(&mut df, out)?;
+    Ok(rows.len())
 }
 
-/// Checks the header and every record's field count.
-fn check_records(path: &Path, bytes: &[u8]) -> Result<()> {
-    let err = |line, detail: String| AnalysisError::Record { path: path.to_owned(), line, detail };
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(AnalysisError::Empty { path: path.to_owned() });
-    }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        #[allow(clippy::naive_bytecount, reason = "an error path: no crate for counting a few lines")]
-        let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
-        err(line, "not UTF-8 text".into())
-    })?;
-    let recs = records(text);
-    let header = &recs[0];
-    check_header(path, &header.fields)?;
-    let n = COLUMNS.len();
-    for r in &recs[1..] {
-        if r.fields.len() == 1 && r.fields[0].trim().is_empty() {
-            continue; // blank line
-        }
-        if r.fields.len() != n {
-            let detail = if r.complete {
-                format!("record has {} fields, expected {n}", r.fields.len())
-            } else {
-                format!(
-                    "truncated last line: {} of {n} fields and no final newline (was the run interrupted?)",
-                    r.fields.len()
-                )
-            };
-            return Err(err(r.line, detail));
-        }
-        let result = &r.fields[10];
-        if !matches!(result.as_str(), "1-0" | "0-1" | "1/2-1/2") {
-            return Err(err(r.line, format!("result '{result}' is not 1-0, 0-1 or 1/2-1/2")));
-        }
-        if r.fields[0].is_empty() {
-            return Err(err(r.line, "empty game_id".into()));
-        }
-    }
-    Ok(())
+fn write_parquet(df: &mut DataFrame, out: &Path) -> Result<()> {
+    let werr = |path: &Path, message: String| AnalysisError::Write { path: path.to_owned(), message };
+    let tmp = out.with_extension("parquet.tmp");
+    let file = std::fs::File::create(&tmp).map_err(|e| werr(&tmp, e.to_string()))?;
+    ParquetWriter::new(file).finish(df).map_err(|e| werr(&tmp, e.to_string()))?;
+    std::fs::rename(&tmp, out).map_err(|e| werr(out, e.to_string()))
 }
 
-/// Checks that the header is exactly the schema's columns, in order.
-fn check_header(path: &Path, header: &[String]) -> Result<()> {
-    let want = column_names();
-    let got: Vec<&str> = header.iter().map(|s| s.trim().trim_start_matches('\u{feff}')).collect();
-    if got == want {
-        return Ok(());
-    }
-    let missing: Vec<_> = want.iter().filter(|w| !got.contains(w)).copied().collect();
-    let extra: Vec<_> = got.iter().filter(|g| !want.contains(g)).copied().collect();
-    let mut parts = Vec::new();
-    if !missing.is_empty() {
-        parts.push(format!("missing column(s) {}", missing.join(", ")));
-    }
-    if !extra.is_empty() {
-        parts.push(format!("unexpected column(s) {}", extra.join(", ")));
-    }
-    if parts.is_empty() {
-        parts.push(format!("columns out of order (expected {})", want.join(",")));
-    }
-    Err(AnalysisError::Schema { path: path.to_owned(), detail: parts.join("; ") })
-}
-
-/// Reads a `games.parquet`, checking its columns and types against the schema and its results.
-fn read_parquet(path: &Path) -> Result<DataFrame> {
+/// Reads a `games.parquet`, checking its columns (either version) and types against the schema,
+/// and its game ids and results; a version-1 file gets the version-2 columns, empty.
+fn read_parquet(path: &Path) -> Result<(Version, DataFrame)> {
     let file = std::fs::File::open(path).map_err(|source| AnalysisError::Io { path: path.to_owned(), source })?;
     if file.metadata().is_ok_and(|m| m.len() == 0) {
         return Err(AnalysisError::Empty { path: path.to_owned() });
     }
-    let df = ParquetReader::new(file).finish().map_err(|e| AnalysisError::Parse {
+    let mut df = ParquetReader::new(file).finish().map_err(|e| AnalysisError::Parse {
         path: path.to_owned(),
         message: format!("not a readable Parquet file: {e}"),
     })?;
     let header: Vec<String> = df.get_column_names().iter().map(ToString::to_string).collect();
-    check_header(path, &header)?;
-    for field in schema().iter_fields() {
+    let version =
+        Version::of_header(&header).map_err(|detail| AnalysisError::Schema { path: path.to_owned(), detail })?;
+    let columns = &GAME_COLUMNS[..version.columns().len()];
+    for field in schema(columns).iter_fields() {
         let got = df.column(field.name())?.dtype();
         if got != field.dtype() {
             return Err(AnalysisError::Schema {
                 path: path.to_owned(),
                 detail: format!("column '{}' has type {got}, expected {}", field.name(), field.dtype()),
             });
+        }
+        if field.dtype() != &DataType::String && df.column(field.name())?.null_count() > 0 {
+            let mask = df.column(field.name())?.is_null();
+            let row = mask.iter().position(|m| m == Some(true)).unwrap_or(0);
+            let detail = format!("missing value in column '{}'", field.name());
+            return Err(AnalysisError::Record { path: path.to_owned(), line: row + 1, detail });
         }
     }
     let ids = df.column("game_id")?.str()?;
@@ -454,46 +424,8 @@ fn read_parquet(path: &Path) -> Result<DataFrame> {
             return Err(err(format!("result '{}' is not 1-0, 0-1 or 1/2-1/2", result.unwrap_or(""))));
         }
     }
-    check_values(path, &df, 1)?;
-    Ok(df)
-}
-
-/// Checks that no required value is missing; errors name row `r` (from 0) as line `r + first`.
-fn check_values(path: &Path, df: &DataFrame, first: usize) -> Result<()> {
-    for &(name, kind) in &COLUMNS {
-        if kind == Kind::Text {
-            continue;
-        }
-        let col = df.column(name)?;
-        if col.null_count() > 0 {
-            let mask = col.is_null();
-            let row = mask.iter().position(|m| m == Some(true)).unwrap_or(0);
-            return Err(AnalysisError::Record {
-                path: path.to_owned(),
-                line: row + first,
-                detail: format!("missing value in column '{name}'"),
-            });
-        }
+    for c in &GAME_COLUMNS[columns.len()..] {
+        df.with_column(Column::new(c.name.into(), vec![""; df.height()]))?;
     }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schema_is_the_one_selfplay_writes() {
-        assert_eq!(column_names(), stackchess_selfplay::COLUMNS);
-    }
-
-    #[test]
-    fn records_follow_quotes_and_lines() {
-        let r = records("a,b\n\"x,1\",\"say \"\"hi\"\"\"\n\"two\nlines\",z\nlast,partial");
-        assert_eq!(r.len(), 4);
-        assert_eq!(r[1].fields, ["x,1", "say \"hi\""]);
-        assert_eq!((r[2].line, r[2].fields.len(), r[2].fields[0].as_str()), (3, 2, "two\nlines"));
-        assert_eq!((r[3].line, r[3].complete), (5, false));
-        assert!(r[..3].iter().all(|r| r.complete));
-    }
+    Ok((version, df))
 }

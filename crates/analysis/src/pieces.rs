@@ -12,9 +12,15 @@
 //! check and positions right after a capture (a recapture is usually pending, so the count
 //! difference is not yet the material balance).
 //!
-//! **Fit.** Newton's method in [`crate::logistic`] (why not linfa-logistic: see there). A light
-//! ridge penalty (`ridge`, on the slopes only) keeps the fit finite when a small sample separates
-//! perfectly and gives a role that never differs a slope of zero.
+//! **Fit.** Newton's method in [`stackchess_stats::logistic`] (why not linfa-logistic: see there).
+//! A light ridge penalty (`ridge`, on the slopes only) keeps the fit finite when a small sample
+//! separates perfectly and gives a role that never differs a slope of zero.
+//!
+//! **Speed.** Sampled positions repeat: a variant's tens of thousands of positions hold a few
+//! thousand distinct (differences, result) rows. Each is fitted once with its count as weight
+//! (the same likelihood, so the same fit up to rounding), and a bootstrap resample is a new set
+//! of counts over the same rows; the resamples are fitted on every core (each a function of its
+//! seed and number, so the result does not depend on the threads).
 
 use crate::load::GameRow;
 use crate::stats::Interval;
@@ -23,7 +29,7 @@ use crate::Result;
 use polars::prelude::*;
 use stackchess_core::{parse_coord, Color, Position, Role, Rules, SplitMix64};
 use stackchess_variants::{Variant, WithPosition};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The roles valued, in order: pawn, knight, bishop, rook, queen.
 pub const ROLES: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
@@ -74,12 +80,21 @@ impl Fit {
 }
 
 /// Fits `P(White scores) = σ(β₀ + β·Δ)` to positions `x` with White's points `y` (1, ½ or 0):
-/// see [`crate::logistic::fit`].
+/// see [`stackchess_stats::logistic::fit`].
 ///
 /// # Errors
 /// No positions, or a singular problem.
 pub fn fit_logistic(x: &[[f64; 5]], y: &[f64], ridge: f64) -> Result<Fit, String> {
-    let b = crate::logistic::fit(x, y, ridge)?;
+    let b = stackchess_stats::logistic::fit(x, y, ridge)?;
+    Ok(Fit { intercept: b[0], slopes: [b[1], b[2], b[3], b[4], b[5]] })
+}
+
+/// [`fit_logistic`] with a weight (a count) per row.
+///
+/// # Errors
+/// No positions, or a singular problem.
+pub fn fit_logistic_weighted(x: &[[f64; 5]], y: &[f64], w: &[f64], ridge: f64) -> Result<Fit, String> {
+    let b = stackchess_stats::logistic::fit_weighted(x, y, w, ridge)?;
     Ok(Fit { intercept: b[0], slopes: [b[1], b[2], b[3], b[4], b[5]] })
 }
 
@@ -167,16 +182,84 @@ pub struct PieceValues {
 /// One bootstrap replicate: normalised values and first-move advantage.
 type Draw = ([f64; 5], f64);
 
-fn to_rows(games: &[&GameSamples]) -> (Vec<[f64; 5]>, Vec<f64>) {
-    let mut x = Vec::new();
-    let mut y = Vec::new();
-    for g in games {
-        for d in &g.diffs {
-            x.push(d.map(f64::from));
-            y.push(g.white_points);
-        }
+/// The distinct (differences, White's points) rows of a variant's samples, and each game's rows
+/// as (row, count).
+struct Compressed {
+    x: Vec<[f64; 5]>,
+    y: Vec<f64>,
+    games: Vec<Vec<(usize, f64)>>,
+}
+
+impl Compressed {
+    fn new(samples: &[GameSamples]) -> Compressed {
+        let mut ids: HashMap<([i32; 5], u8), usize> = HashMap::new();
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        let games = samples
+            .iter()
+            .map(|g| {
+                let mut counts: BTreeMap<usize, f64> = BTreeMap::new();
+                let half = (g.white_points * 2.0).round() as u8;
+                for d in &g.diffs {
+                    let id = *ids.entry((*d, half)).or_insert_with(|| {
+                        x.push(d.map(f64::from));
+                        y.push(g.white_points);
+                        x.len() - 1
+                    });
+                    *counts.entry(id).or_default() += 1.0;
+                }
+                counts.into_iter().collect()
+            })
+            .collect();
+        Compressed { x, y, games }
     }
-    (x, y)
+
+    /// The fit with each game counted `times[g]` times, over the rows with a positive count.
+    fn fit(&self, times: impl Iterator<Item = (usize, f64)>, ridge: f64) -> Result<Fit, String> {
+        let mut w = vec![0.0; self.x.len()];
+        for (g, t) in times {
+            for &(row, count) in &self.games[g] {
+                w[row] += t * count;
+            }
+        }
+        let used: Vec<usize> = (0..w.len()).filter(|&i| w[i] > 0.0).collect();
+        let x: Vec<[f64; 5]> = used.iter().map(|&i| self.x[i]).collect();
+        let y: Vec<f64> = used.iter().map(|&i| self.y[i]).collect();
+        let w: Vec<f64> = used.iter().map(|&i| w[i]).collect();
+        fit_logistic_weighted(&x, &y, &w, ridge)
+    }
+}
+
+/// Bootstrap replicate `b`: games drawn with replacement from `SplitMix64::for_item(seed, b)`.
+fn replicate(data: &Compressed, b: usize, opts: PieceOptions) -> Option<Draw> {
+    let n = data.games.len();
+    let mut rng = SplitMix64::for_item(opts.seed, b as u64);
+    let mut times: BTreeMap<usize, f64> = BTreeMap::new();
+    for _ in 0..n {
+        *times.entry(rng.below(n)).or_default() += 1.0;
+    }
+    data.fit(times.into_iter(), opts.ridge).ok().and_then(|f| f.normalised())
+}
+
+/// The replicates `0..count`, computed on every core, in order.
+fn bootstrap(data: &Compressed, count: usize, opts: PieceOptions) -> Vec<Option<Draw>> {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(count.max(1));
+    let mut out = vec![None; count];
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    (t..count).step_by(threads).map(|b| (b, replicate(data, b, opts))).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for w in workers {
+            // A worker that panicked lost its replicates: they count as failed fits.
+            for (b, d) in w.join().unwrap_or_default() {
+                out[b] = d;
+            }
+        }
+    });
+    out
 }
 
 /// The `q` quantile of sorted values, linear interpolation.
@@ -198,26 +281,25 @@ pub fn estimate(
     first_error: Option<String>,
     opts: PieceOptions,
 ) -> PieceValues {
-    let all: Vec<&GameSamples> = samples.iter().collect();
-    let (x, y) = to_rows(&all);
     let mut nonzero = [0; 5];
-    for row in &x {
-        for (n, v) in nonzero.iter_mut().zip(row) {
-            *n += usize::from(*v != 0.0);
+    let mut positions = 0;
+    for d in samples.iter().flat_map(|g| &g.diffs) {
+        positions += 1;
+        for (n, v) in nonzero.iter_mut().zip(d) {
+            *n += usize::from(*v != 0);
         }
     }
-    let fit = fit_logistic(&x, &y, opts.ridge);
-    let mut draws: Vec<Draw> = Vec::new();
-    if fit.is_ok() && !samples.is_empty() {
-        for b in 0..opts.bootstrap {
-            let mut rng = SplitMix64::for_item(opts.seed, b as u64);
-            let pick: Vec<&GameSamples> = (0..samples.len()).map(|_| &samples[rng.below(samples.len())]).collect();
-            let (bx, by) = to_rows(&pick);
-            if let Some(n) = fit_logistic(&bx, &by, opts.ridge).ok().and_then(|f| f.normalised()) {
-                draws.push(n);
-            }
-        }
-    }
+    let data = Compressed::new(samples);
+    let fit = if positions == 0 {
+        fit_logistic(&[], &[], opts.ridge)
+    } else {
+        data.fit((0..samples.len()).map(|g| (g, 1.0)), opts.ridge)
+    };
+    let draws: Vec<Draw> = if fit.is_ok() && !samples.is_empty() {
+        bootstrap(&data, opts.bootstrap, opts).into_iter().flatten().collect()
+    } else {
+        Vec::new()
+    };
     let intervals = (draws.len() >= 2).then(|| {
         let interval = |get: &dyn Fn(&Draw) -> f64| {
             let mut v: Vec<f64> = draws.iter().map(get).collect();
@@ -232,7 +314,7 @@ pub fn estimate(
         games: samples.len(),
         skipped,
         first_error,
-        positions: x.len(),
+        positions,
         nonzero,
         fit,
         intervals,

@@ -4,6 +4,7 @@
 use crate::compare::Comparison;
 use crate::load::GameRow;
 use crate::pieces::{PieceValues, ROLES};
+use crate::plies::PlyStats;
 use crate::summary::{groups, SideStats};
 use crate::svg::{self, esc, IntervalRow, StackedRow, PALETTE};
 use crate::table::{ShortNames, Table};
@@ -23,6 +24,8 @@ pub struct Report<'a> {
     pub tables: Vec<Table>,
     /// Piece values, if estimated.
     pub pieces: Option<&'a [PieceValues]>,
+    /// Per-ply statistics, if computed.
+    pub plies: Option<&'a PlyStats>,
     /// A comparison of two sets, if any.
     pub comparison: Option<&'a Comparison>,
 }
@@ -174,6 +177,57 @@ fn piece_charts(values: &[PieceValues]) -> String {
     s
 }
 
+fn ply_charts(p: &PlyStats, names: &ShortNames) -> String {
+    let mut s = String::new();
+    if let Some(note) = p.note() {
+        let _ = write!(s, "<p>{}.</p>", esc(&note));
+    }
+    if p.curves.is_empty() {
+        return s;
+    }
+    let series: Vec<svg::Series> = p
+        .curves
+        .iter()
+        .map(|c| svg::Series {
+            label: group_label(names, &c.variant, &c.settings),
+            points: c.points.iter().map(|q| (q.ply as f64, q.mean, q.mean - q.sd, q.mean + q.sd)).collect(),
+        })
+        .collect();
+    let rows: Vec<IntervalRow> = p
+        .comebacks
+        .iter()
+        .filter(|(_, c)| c.decisive > 0)
+        .map(|((v, st), c)| {
+            let iv = crate::stats::wilson(c.comebacks, c.decisive, crate::stats::Z95);
+            IntervalRow {
+                label: format!("{} (n={})", group_label(names, v, st), c.decisive),
+                value: c.comebacks as f64 / c.decisive as f64,
+                lo: iv.map(|i| i.lo),
+                hi: iv.map(|i| i.hi),
+            }
+        })
+        .collect();
+    let _ = write!(
+        s,
+        "<div class=\"charts\">{}{}</div>",
+        svg::lines(
+            &format!("White's evaluation by ply: mean ± 1 sd (clamped to ±{} cp)", p.options.clamp_cp),
+            &series,
+            "ply from the start position",
+            "centipawns, White's view"
+        ),
+        svg::intervals(
+            &format!("Comebacks: the loser had been ahead by ≥ {} cp (95%)", p.options.comeback_cp),
+            &rows,
+            0.0,
+            1.0,
+            &[],
+            "share of decisive games"
+        )
+    );
+    s
+}
+
 /// The report as one HTML page.
 ///
 /// # Errors
@@ -204,6 +258,10 @@ pub fn html(r: &Report<'_>) -> Result<String> {
     if let Some(p) = r.pieces {
         s.push_str("<h2>Piece values</h2>");
         s.push_str(&piece_charts(p));
+    }
+    if let Some(p) = r.plies {
+        s.push_str("<h2>Evaluation over the game</h2>");
+        s.push_str(&ply_charts(p, &names));
     }
     s.push_str("<h2>Tables</h2>");
     for t in &r.tables {

@@ -3,7 +3,7 @@
 
 use crate::error::Result;
 use crate::load::{GameRow, Games};
-use crate::stats::{self, clustered_score, pentanomial, ClusteredScore, Interval, Wdl, Z95};
+use crate::stats::{self, clustered_score, ClusteredScore, Interval, Penta, Wdl, Z95};
 use crate::table::Table;
 use polars::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -47,7 +47,7 @@ pub fn white_score(games: &[&GameRow]) -> Option<(ClusteredScore, [u64; 5])> {
     }
     let mut list: Vec<(f64, u32)> = clusters.into_values().collect();
     list.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    let penta = pentanomial(list.iter().filter(|c| c.1 == 2).map(|c| c.0));
+    let penta = Penta::from_pair_points(list.iter().filter(|c| c.1 == 2).map(|c| c.0)).0;
     clustered_score(&list).map(|s| (s, penta))
 }
 

@@ -256,6 +256,98 @@ pub fn histogram(title: &str, values: &[i64], lo: i64, hi: i64, bins: usize) -> 
     s
 }
 
+/// One line of a line chart: points `(x, y)` with a band `[lo, hi]` around each.
+pub struct Series {
+    /// Legend label.
+    pub label: String,
+    /// `(x, y, lo, hi)`, by increasing `x`.
+    pub points: Vec<(f64, f64, f64, f64)>,
+}
+
+/// Lines with shaded bands on common axes, a dashed line at `y = 0`, and a legend.
+#[must_use]
+pub fn lines(title: &str, series: &[Series], x_unit: &str, y_unit: &str) -> String {
+    let (w, h) = (LABEL_W + PLOT_W + 20.0, 300.0 + 20.0 * series.len().div_ceil(3) as f64);
+    let (left, top, bottom) = (60.0, TOP, 250.0);
+    let right = w - 20.0;
+    let all = series.iter().flat_map(|s| &s.points);
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, 0.0_f64, 0.0_f64);
+    for &(x, _, lo, hi) in all {
+        (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(lo), y1.max(hi));
+    }
+    if x0 > x1 {
+        (x0, x1) = (0.0, 1.0);
+    }
+    let (xs, ys) = ((x1 - x0).max(1e-9), (y1 - y0).max(1e-9));
+    let px = |x: f64| left + (right - left) * (x - x0) / xs;
+    let py = |y: f64| bottom - (bottom - top) * (y - y0) / ys;
+    let mut s = open(w, h, title);
+    let _ = write!(s, r#"<text x="0" y="16" class="ttl">{}</text>"#, esc(title));
+    let _ = write!(s, r##"<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#333"/>"##);
+    let _ = write!(s, r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>"##);
+    let zero = py(0.0);
+    let _ = write!(
+        s,
+        r##"<line x1="{left}" y1="{zero:.1}" x2="{right}" y2="{zero:.1}" stroke="#c33" stroke-dasharray="4 3"/>"##
+    );
+    for v in nice_ticks(x0, x1) {
+        let x = px(v);
+        let _ = write!(
+            s,
+            r##"<line x1="{x:.1}" y1="{bottom}" x2="{x:.1}" y2="{}" stroke="#333"/><text x="{x:.1}" y="{}" text-anchor="middle" class="lbl">{}</text>"##,
+            bottom + 4.0,
+            bottom + 17.0,
+            tick(v, nice_step(xs))
+        );
+    }
+    for v in nice_ticks(y0, y1) {
+        let y = py(v);
+        let _ = write!(
+            s,
+            r##"<line x1="{}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="#333"/><text x="{}" y="{:.1}" text-anchor="end" class="lbl">{}</text>"##,
+            left - 4.0,
+            left - 6.0,
+            y + 4.0,
+            tick(v, nice_step(ys))
+        );
+    }
+    let _ =
+        write!(s, r#"<text x="{right}" y="{}" text-anchor="end" class="lbl">{}</text>"#, bottom + 30.0, esc(x_unit));
+    let _ = write!(s, r#"<text x="{left}" y="{}" class="lbl">{}</text>"#, top - 6.0, esc(y_unit));
+    for (i, line) in series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        if line.points.is_empty() {
+            continue;
+        }
+        let upper = line.points.iter().map(|&(x, _, _, hi)| format!("{:.1},{:.1}", px(x), py(hi)));
+        let lower = line.points.iter().rev().map(|&(x, _, lo, _)| format!("{:.1},{:.1}", px(x), py(lo)));
+        let band: Vec<String> = upper.chain(lower).collect();
+        let _ = write!(
+            s,
+            r#"<polygon class="band" points="{}" fill="{colour}" fill-opacity="0.15" stroke="none"/>"#,
+            band.join(" ")
+        );
+        let path: Vec<String> = line.points.iter().map(|&(x, y, _, _)| format!("{:.1},{:.1}", px(x), py(y))).collect();
+        let _ = write!(
+            s,
+            r#"<polyline class="line" points="{}" fill="none" stroke="{colour}" stroke-width="2"><title>{}</title></polyline>"#,
+            path.join(" "),
+            esc(&line.label)
+        );
+        let (col, row) = ((i % 3) as f64, (i / 3) as f64);
+        let (lx, ly) = (left + col * 230.0, bottom + 50.0 + row * 20.0);
+        let _ = write!(
+            s,
+            r#"<rect x="{lx}" y="{}" width="12" height="12" fill="{colour}"/><text x="{}" y="{ly}" class="lbl">{}</text>"#,
+            ly - 10.0,
+            lx + 16.0,
+            esc(&line.label)
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,6 +369,13 @@ mod tests {
         assert_eq!(t.len(), 6);
         assert!(t.iter().zip([0.3, 0.4, 0.5, 0.6, 0.7, 0.8]).all(|(a, b)| (a - b).abs() < 1e-12), "{t:?}");
         assert_eq!(nice_ticks(-1.0, 10.0), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        let series = [
+            Series { label: "malka".into(), points: vec![(1.0, 10.0, -20.0, 40.0), (2.0, 30.0, 0.0, 60.0)] },
+            Series { label: "x&y".into(), points: vec![(1.0, -5.0, -9.0, -1.0)] },
+        ];
+        let s = lines("eval", &series, "ply", "cp");
+        assert_eq!((s.matches(r#"class="line""#).count(), s.matches(r#"class="band""#).count()), (2, 2));
+        assert!(s.contains("x&amp;y") && s.ends_with("</svg>"));
         assert_eq!(
             (tick(0.26, 0.1), tick(3.0, 2.0), tick(f64::INFINITY, 1.0)),
             ("0.3".into(), "3".into(), "+inf".into())

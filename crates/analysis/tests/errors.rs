@@ -1,6 +1,7 @@
 //! Bad inputs give errors that name the file (and the line where there is one).
 
 use stackchess_analysis::{load, AnalysisError};
+use stackchess_records::Error as RecordsError;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/errors");
 
@@ -27,7 +28,7 @@ fn missing_inputs() {
 #[test]
 fn empty_and_header_only_files() {
     let (e, text) = err("empty");
-    assert!(matches!(e, AnalysisError::Empty { .. }));
+    assert!(matches!(e, AnalysisError::Records(RecordsError::Empty { .. })), "{e:?}");
     assert!(text.contains("empty/games.csv: empty file"), "{text}");
     let (e, text) = err("header_only");
     assert!(matches!(e, AnalysisError::NoGames { .. }));
@@ -37,14 +38,14 @@ fn empty_and_header_only_files() {
 #[test]
 fn truncated_last_line_names_file_and_line() {
     let (e, text) = err("truncated");
-    assert!(matches!(e, AnalysisError::Record { line: 3, .. }), "{e:?}");
+    assert!(matches!(e, AnalysisError::Records(RecordsError::Record { line: 3, .. })), "{e:?}");
     assert!(text.contains("truncated/games.csv:3: truncated last line: 10 of 25 fields"), "{text}");
 }
 
 #[test]
 fn schema_mismatches_name_the_columns() {
     let (e, text) = err("missing_column");
-    assert!(matches!(e, AnalysisError::Schema { .. }));
+    assert!(matches!(e, AnalysisError::Records(RecordsError::Header { .. })), "{e:?}");
     assert!(
         text.contains("missing_column/games.csv: header does not match")
             && text.contains("missing column(s) checks_black"),
@@ -59,11 +60,11 @@ fn schema_mismatches_name_the_columns() {
 #[test]
 fn bad_values_name_file_and_line() {
     let (e, text) = err("bad_result");
-    assert!(matches!(e, AnalysisError::Record { line: 3, .. }), "{e:?}");
+    assert!(matches!(e, AnalysisError::Records(RecordsError::Record { line: 3, .. })), "{e:?}");
     assert!(text.contains("bad_result/games.csv:3: result '1-1'"), "{text}");
     let (e, text) = err("bad_number");
-    assert!(matches!(e, AnalysisError::Parse { .. }), "{e:?}");
-    assert!(text.contains("bad_number/games.csv") && text.contains("two"), "{text}");
+    assert!(matches!(e, AnalysisError::Records(RecordsError::Record { line: 3, .. })), "{e:?}");
+    assert!(text.contains("bad_number/games.csv:3: column 'plies': 'two' is not valid"), "{text}");
 }
 
 #[test]

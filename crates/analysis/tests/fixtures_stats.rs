@@ -101,7 +101,7 @@ fn results_match_hand_values() {
 
 #[test]
 fn lengths_and_activity_match_hand_values() {
-    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![] }).unwrap();
+    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![], plies: None }).unwrap();
     let t = &a.tables[1];
     assert_eq!(t.name, "lengths");
     // Plies 10 12 14 16 20 30, linear interpolation.
@@ -128,7 +128,7 @@ fn lengths_and_activity_match_hand_values() {
 
 #[test]
 fn termination_histogram() {
-    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![] }).unwrap();
+    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![], plies: None }).unwrap();
     let t = &a.tables[2];
     assert_eq!(t.name, "terminations");
     let m =
@@ -152,7 +152,7 @@ fn termination_histogram() {
 
 #[test]
 fn opening_entropy() {
-    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![1, 2] }).unwrap();
+    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![1, 2], plies: None }).unwrap();
     let t = &a.tables[3];
     assert_eq!(t.name, "openings");
     let k1 = t

@@ -22,12 +22,13 @@ fn quick() -> Options {
     Options {
         opening_plies: vec![1, 2],
         pieces: Some(PieceOptions { bootstrap: 5, skip_plies: 2, every: 1, ..Default::default() }),
+        plies: Some(stackchess_analysis::plies::PlyOptions::default()),
     }
 }
 
 #[test]
 fn text_csv_and_json_renderings() {
-    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![] }).unwrap();
+    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![], plies: None }).unwrap();
     let text = render(&a.tables[..1], Format::Table).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("Results per variant"), "{text}");
@@ -55,7 +56,7 @@ fn text_csv_and_json_renderings() {
 #[test]
 fn files_by_extension() {
     let dir = scratch("files");
-    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![1] }).unwrap();
+    let a = analyse(&basic(), &Options { pieces: None, opening_plies: vec![1], plies: None }).unwrap();
     let files = write_all(&a.tables, &dir.join("stats.csv")).unwrap();
     let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
     assert_eq!(names, ["stats.csv", "stats.lengths.csv", "stats.terminations.csv", "stats.openings.csv"]);

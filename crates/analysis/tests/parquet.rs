@@ -50,7 +50,7 @@ fn a_bad_journal_writes_no_copy() {
     let d = scratch("bad-journal");
     let e = write_games_parquet(Path::new(&format!("{DIR}/errors/truncated/games.csv")), &d.join("games.parquet"))
         .unwrap_err();
-    assert!(matches!(e, AnalysisError::Record { line: 3, .. }), "{e:?}");
+    assert!(matches!(e, AnalysisError::Records(stackchess_records::Error::Record { line: 3, .. })), "{e:?}");
     assert!(!d.join("games.parquet").exists() && !d.join("games.parquet.tmp").exists());
 }
 

@@ -8,6 +8,7 @@
 mod builder;
 mod error;
 pub mod format;
+#[cfg(feature = "polyglot")]
 pub mod polyglot;
 
 pub use builder::{Added, BookBuilder, GameInput};

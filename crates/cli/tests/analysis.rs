@@ -195,3 +195,44 @@ fn balance_compares_a_user_defined_rule_set_with_its_base() {
     assert!(!bad.status.success() && text(&bad.stderr).contains("rule file /nowhere.toml"), "{}", text(&bad.stderr));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn two_rule_sets_under_one_name_are_never_mixed() {
+    let dir = tmp("mixed-rules");
+    let file = dir.join("x.toml");
+    let play = |out: &str| {
+        let spec = format!("rules:{}", file.display());
+        let args = ["selfplay", "-v", &spec, "--games", "2", "--nodes", "80", "--max-plies", "12", "-q", "--out"];
+        stackchess().args(args).arg(dir.join(out)).output().unwrap()
+    };
+    std::fs::write(&file, "name = \"x\"\nbase = \"fide\"\n").unwrap();
+    assert!(play("a").status.success());
+    // The same name, other rules: stalemate wins.
+    std::fs::write(&file, "name = \"x\"\nbase = \"fide\"\n[draws]\nstalemate = \"win\"\n").unwrap();
+    assert!(play("b").status.success());
+    let out = stackchess().arg("stats").arg(dir.join("a")).arg(dir.join("b")).output().unwrap();
+    let e = text(&out.stderr);
+    assert!(!out.status.success() && e.contains("two different rule sets") && e.contains("'x'"), "{e}");
+    // A resume under the changed file is another run.
+    let spec = format!("rules:{}", file.display());
+    let args =
+        ["selfplay", "-v", &spec, "--games", "4", "--nodes", "80", "--max-plies", "12", "-q", "--resume", "--out"];
+    let out = stackchess().args(args).arg(dir.join("a")).output().unwrap();
+    let e = text(&out.stderr);
+    assert!(!out.status.success() && e.contains("rules_id"), "{e}");
+    // A book of the changed rules refuses the old games.
+    let book = dir.join("x.book");
+    let args = ["book", "build", "-v", &spec, "--out", book.to_str().unwrap()];
+    let out = stackchess().args(args).arg(dir.join("a")).output().unwrap();
+    let e = text(&out.stderr);
+    assert!(!out.status.success() && e.contains("other rules named 'x'"), "{e}");
+    // Merging the two directories is refused too (different settings, different run keys).
+    let out = stackchess()
+        .args(["merge", "--out"])
+        .arg(dir.join("m"))
+        .arg(dir.join("a"))
+        .arg(dir.join("b"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", text(&out.stdout));
+}

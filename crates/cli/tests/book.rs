@@ -286,6 +286,34 @@ fn games_from_random_openings_count_from_the_start_position() {
     // Without the random plies, the games start elsewhere.
     let out = fails(&["book", "build", "-v", "fide", "--out", b, "--no-random-plies", run.to_str().unwrap()]);
     assert!(out.contains("pass --any-start"), "{out}");
+
+    // The same run as an old build wrote it (version 1: no opening_moves column): the plies are
+    // found again from the run's seed, and the book is the same.
+    let old = dir.join("old");
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::copy(run.join("manifest.json"), old.join("manifest.json")).unwrap();
+    let mut v1 =
+        stackchess_selfplay::GamesFile::create_version(&old.join("games.csv"), stackchess_selfplay::Version::V1)
+            .unwrap();
+    for g in records(&run) {
+        v1.append(&g).unwrap();
+    }
+    drop(v1);
+    assert!(!std::fs::read_to_string(old.join("games.csv")).unwrap().contains("opening_moves"));
+    let old_book = dir.join("old.book");
+    let out = ok(&[
+        "book",
+        "build",
+        "-v",
+        "fide",
+        "--out",
+        old_book.to_str().unwrap(),
+        "--plies",
+        "5",
+        old.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Games used: 6, 6 of them from the start position"), "{out}");
+    assert_eq!(std::fs::read(&old_book).unwrap(), std::fs::read(dir.join("r.book")).unwrap());
 }
 
 /// Whether `target` is reached from `pos` by at most `depth` book moves.
@@ -332,6 +360,7 @@ fn books_of_user_defined_rule_sets() {
 }
 
 /// PolyGlot entries of a file: (key, move, weight).
+#[cfg(feature = "polyglot")]
 fn polyglot(bytes: &[u8]) -> Vec<(u64, u16, u16)> {
     assert_eq!(bytes.len() % 16, 0, "16-byte entries");
     bytes
@@ -344,6 +373,7 @@ fn polyglot(bytes: &[u8]) -> Vec<(u64, u16, u16)> {
 }
 
 #[test]
+#[cfg(feature = "polyglot")]
 fn a_fide_book_exports_to_polyglot() {
     let dir = tmp("polyglot");
     let run = dir.join("run");
@@ -379,6 +409,14 @@ fn a_fide_book_exports_to_polyglot() {
     ok(&["book", "build", "-v", "malka", "--out", mbook.to_str().unwrap(), mrun.to_str().unwrap()]);
     let e = fails(&["book", "export", mbook.to_str().unwrap(), "--polyglot", dir.join("m.bin").to_str().unwrap()]);
     assert!(e.contains("standard chess (fide) only"), "{e}");
+}
+
+#[test]
+#[cfg(not(feature = "polyglot"))]
+fn without_the_feature_the_export_says_how_to_get_it() {
+    let dir = tmp("no-polyglot");
+    let e = fails(&["book", "export", "x.book", "--polyglot", dir.join("x.bin").to_str().unwrap()]);
+    assert!(e.contains("--features polyglot") && e.contains("GPL-3.0"), "{e}");
 }
 
 #[test]

@@ -23,9 +23,9 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
-    /// A record could not be written as CSV.
-    #[error("writing a CSV record: {0}")]
-    Csv(String),
+    /// Reading or writing a record file failed (the file and line are named).
+    #[error(transparent)]
+    Records(#[from] stackchess_records::Error),
     /// The manifest could not be read or written.
     #[error("{}: {message}", path.display())]
     Manifest {

@@ -1,12 +1,12 @@
-//! Playing one game between two engines and describing it as a record and a PGN text.
+//! Playing one game between two engines and describing it as a record, its plies and a PGN text.
 
 use crate::adjudication::{Adjudication, Adjudicator, Ending, MATE_CP};
-use crate::pgn::{game_text, PgnMove};
-use crate::{Error, GameRecord};
-use stackchess_core::{coord, san, Color, Game, Position, Role};
+use crate::pgn::{game_text, Movetext, PgnMove};
+use crate::{Error, GameRecord, PlyRecord};
+use stackchess_core::{coord, san, Color, Game, Move, Position, Role, Rules};
 use stackchess_search::{Engine, Limits, Report, Score, SearchConfig};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One engine of a run: its label in records, its search settings and its limits per move.
 #[derive(Clone, Debug)]
@@ -74,12 +74,36 @@ pub fn white_cp(score: Score, mover: Color) -> i32 {
     }
 }
 
-/// The evaluation comment of a move: `+0.35/8`, `-M2/12` (the mover's side).
+/// The evaluation comment of a move, as cutechess-cli writes it: `+0.35/8 0.12s`, `-M2/12 0.05s`
+/// (the mover's score in pawns or moves to mate, the depth, the search's time in seconds).
 #[must_use]
-pub fn eval_comment(r: &Report) -> String {
+pub fn eval_comment(r: &Report, time: Duration) -> String {
+    let secs = time.as_secs_f64();
     match r.score {
-        Score::Cp(c) => format!("{}{}.{:02}/{}", if c < 0 { "-" } else { "+" }, c.abs() / 100, c.abs() % 100, r.depth),
-        Score::Mate(n) => format!("{}M{}/{}", if n > 0 { "+" } else { "-" }, n.abs(), r.depth),
+        Score::Cp(c) => {
+            format!("{}{}.{:02}/{} {secs:.2}s", if c < 0 { "-" } else { "+" }, c.abs() / 100, c.abs() % 100, r.depth)
+        }
+        Score::Mate(n) => format!("{}M{}/{} {secs:.2}s", if n > 0 { "+" } else { "-" }, n.abs(), r.depth),
+    }
+}
+
+/// The per-ply row of a searched move.
+fn ply_record(game_id: &str, ply: u32, mv: String, san: String, r: &Report, time: Duration) -> PlyRecord {
+    let (score_cp, mate) = match r.score {
+        Score::Cp(c) => (Some(c), None),
+        Score::Mate(n) => (None, Some(n)),
+    };
+    PlyRecord {
+        game_id: game_id.to_owned(),
+        ply,
+        mv,
+        san,
+        score_cp,
+        mate,
+        depth: r.depth,
+        seldepth: r.seldepth,
+        nodes: r.nodes,
+        time_ms: u64::try_from(time.as_millis()).unwrap_or(u64::MAX),
     }
 }
 
@@ -88,6 +112,8 @@ pub(crate) struct Setup<'a, P: Position> {
     pub index: u64,
     pub pair: u64,
     pub start: P,
+    /// The plies from the start position to `start`, when known.
+    pub opening: Option<Vec<Move>>,
     /// The engines' specs, White's first.
     pub specs: [&'a EngineSpec; 2],
     pub adjudication: Adjudication,
@@ -96,6 +122,8 @@ pub(crate) struct Setup<'a, P: Position> {
 /// A finished game.
 pub(crate) struct Played {
     pub record: GameRecord,
+    /// One row per searched ply.
+    pub plies: Vec<PlyRecord>,
     pub pgn: String,
 }
 
@@ -121,7 +149,8 @@ pub(crate) fn play<P: Position>(
     let mut game = Game::new(setup.start.clone());
     let mut adjudicator = Adjudicator::new(setup.adjudication);
     let mut sides = [Side::default(), Side::default()];
-    let (mut nodes, mut coords, mut pgn_moves) = (0u64, Vec::new(), Vec::new());
+    let (mut nodes, mut coords, mut pgn_moves, mut plies) = (0u64, Vec::new(), Vec::new(), Vec::new());
+    let game_id = GameRecord::id(&base.run_key, setup.index);
     let by_rules = |g: &Game<P>| g.outcome().map(|o| (o.winner, Ending::Rule(o.reason)));
     let mut verdict = by_rules(&game);
     let (winner, ending) = loop {
@@ -136,7 +165,9 @@ pub(crate) fn play<P: Position>(
         let (engine, spec) =
             if mover == Color::White { (&mut *white, setup.specs[0]) } else { (&mut *black, setup.specs[1]) };
         let history = &game.hashes()[..game.hashes().len() - 1];
+        let searching = Instant::now();
         let report = engine.search(&pos, history, &spec.limits, halt, &mut |_| {});
+        let time = searching.elapsed();
         if halt.load(Ordering::Relaxed) {
             return Ok(None);
         }
@@ -147,8 +178,12 @@ pub(crate) fn play<P: Position>(
         let side = &mut sides[mover.index()];
         side.captures += u32::from(pos.captured(m).is_some());
         side.level_changes += u32::from(m.from().level() != m.to().level());
-        pgn_moves.push(PgnMove { san: san(&pos, m), comment: eval_comment(&report) });
-        coords.push(coord::<P>(m));
+        let (text, san) = (coord::<P>(m), san(&pos, m));
+        #[allow(clippy::cast_possible_truncation)]
+        let ply = coords.len() as u32 + 1;
+        plies.push(ply_record(&game_id, ply, text.clone(), san.clone(), &report, time));
+        pgn_moves.push(PgnMove { san, comment: eval_comment(&report, time) });
+        coords.push(text);
         game.play(m).map_err(|e| Error::Game { index: setup.index, message: e.to_string() })?;
         let after = game.position();
         side.checks += u32::from(after.is_check());
@@ -166,11 +201,12 @@ pub(crate) fn play<P: Position>(
         Some(Color::Black) => "0-1",
         None => "1/2-1/2",
     };
+    let opening_moves = setup.opening.as_ref().map(|ms| ms.iter().map(|&m| coord::<P>(m)).collect::<Vec<_>>());
     #[allow(clippy::cast_possible_truncation)]
     let record = GameRecord {
         index: setup.index,
         pair: setup.pair,
-        game_id: GameRecord::id(&base.run_key, setup.index),
+        game_id,
         white: setup.specs[0].label.clone(),
         black: setup.specs[1].label.clone(),
         start_lfen: setup.start.to_lfen(),
@@ -188,11 +224,44 @@ pub(crate) fn play<P: Position>(
         checks_black: sides[1].checks,
         nodes,
         duration_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
+        opening_moves: opening_moves.as_ref().map(|m| m.join(" ")).unwrap_or_default(),
         ..base.clone()
     };
-    let start = &setup.start;
-    let pgn = game_text(event, &record, start.fullmove_number(), start.turn() == Color::White, &pgn_moves);
-    Ok(Some(Played { record, pgn }))
+    let pgn = pgn_text(setup, &record, opening_moves.is_some(), &pgn_moves, event)?;
+    Ok(Some(Played { record, plies, pgn }))
+}
+
+/// The game's PGN: from the rule set's start position through the opening plies when they are
+/// known, else from the game's start position.
+fn pgn_text<P: Position>(
+    setup: &Setup<'_, P>,
+    record: &GameRecord,
+    plies_known: bool,
+    moves: &[PgnMove],
+    event: &str,
+) -> Result<String, Error> {
+    let rules = setup.start.rules();
+    let (from, opening) = match &setup.opening {
+        Some(opening) if plies_known && !opening.is_empty() => {
+            let mut pos = rules.startpos();
+            let mut sans = Vec::with_capacity(opening.len());
+            for &m in opening {
+                sans.push(san(&pos, m));
+                pos.play(m).map_err(|e| Error::Game { index: setup.index, message: format!("opening: {e}") })?;
+            }
+            (rules.startpos(), sans)
+        }
+        _ => (setup.start.clone(), Vec::new()),
+    };
+    let text = Movetext {
+        from_lfen: &from.to_lfen(),
+        at_start: from.to_lfen() == rules.startpos().to_lfen(),
+        first_move: from.fullmove_number(),
+        white_to_move: from.turn() == Color::White,
+        opening: &opening,
+        moves,
+    };
+    Ok(game_text(event, &crate::manifest::pgn_date_now(), record, &text))
 }
 
 #[cfg(test)]
@@ -209,11 +278,16 @@ mod tests {
             elapsed: std::time::Duration::default(),
             pv: vec![],
         };
-        assert_eq!(eval_comment(&r(Score::Cp(35), 8)), "+0.35/8");
-        assert_eq!(eval_comment(&r(Score::Cp(-5), 3)), "-0.05/3");
-        assert_eq!(eval_comment(&r(Score::Cp(-250), 3)), "-2.50/3");
-        assert_eq!(eval_comment(&r(Score::Mate(-2), 12)), "-M2/12");
-        assert_eq!(eval_comment(&r(Score::Mate(1), 1)), "+M1/1");
+        let ms = Duration::from_millis;
+        assert_eq!(eval_comment(&r(Score::Cp(35), 8), ms(120)), "+0.35/8 0.12s");
+        assert_eq!(eval_comment(&r(Score::Cp(-5), 3), ms(4)), "-0.05/3 0.00s");
+        assert_eq!(eval_comment(&r(Score::Cp(-250), 3), ms(1500)), "-2.50/3 1.50s");
+        assert_eq!(eval_comment(&r(Score::Mate(-2), 12), ms(50)), "-M2/12 0.05s");
+        assert_eq!(eval_comment(&r(Score::Mate(1), 1), ms(0)), "+M1/1 0.00s");
+        let p = ply_record("g", 3, "e2e4".into(), "e4".into(), &r(Score::Mate(-2), 12), ms(7));
+        assert_eq!((p.score_cp, p.mate, p.depth, p.time_ms, p.ply), (None, Some(-2), 12, 7, 3));
+        let p = ply_record("g", 1, "e2e4".into(), "e4".into(), &r(Score::Cp(-40), 5), ms(0));
+        assert_eq!((p.score_cp, p.mate), (Some(-40), None));
         assert_eq!(white_cp(Score::Cp(40), Color::Black), -40);
         assert_eq!(white_cp(Score::Mate(0), Color::White), -MATE_CP);
         assert_eq!(white_cp(Score::Mate(3), Color::Black), -MATE_CP);

@@ -14,20 +14,30 @@ pub mod manifest;
 pub mod merge;
 pub mod openings;
 pub mod pgn;
-pub mod record;
 pub mod replay;
 pub mod run;
 pub mod shard;
 pub mod stats;
+
+/// The record formats (re-exported: selfplay writes through them).
+pub use stackchess_records as records;
 
 pub use adjudication::{Adjudication, Adjudicator, DrawRule, Ending, ResignRule};
 pub use error::Error;
 pub use game::EngineSpec;
 pub use manifest::{Manifest, RunSettings};
 pub use merge::{merge, Merged};
-pub use openings::Openings;
-pub use record::{read_records, GameRecord, RecordFile, Recovered, COLUMNS};
+pub use openings::{Opening, Openings};
 pub use replay::replay;
 pub use run::{run, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary};
 pub use shard::Shard;
+pub use stackchess_records::{GameRecord, GamesFile, PliesFile, PlyRecord, Recovered, Version};
 pub use stats::Tally;
+
+/// Reads every record of a `games.csv` (either schema version) without changing it.
+///
+/// # Errors
+/// As [`stackchess_records::read_games`].
+pub fn read_records(path: &std::path::Path) -> Result<Vec<GameRecord>, Error> {
+    Ok(stackchess_records::read_games(path)?.records)
+}

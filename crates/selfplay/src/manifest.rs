@@ -21,6 +21,10 @@ pub struct EngineEntry {
 pub struct RunSettings {
     /// Variant name.
     pub variant: String,
+    /// The rule set's id (docs/rule-files.md): a resume, a merge or an analysis that meets another
+    /// id under the same name refuses to mix them. Empty in runs made before rule sets had ids.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rules_id: String,
     /// Base seed.
     pub seed: u64,
     /// Openings: `start`, `random:K`, `file:PATH#HASH`, `book:PATH#HASH:K`.
@@ -126,6 +130,18 @@ pub fn now_utc() -> String {
     rfc3339(secs)
 }
 
+/// Today's date, UTC, as PGN writes dates: `YYYY.MM.DD`.
+#[must_use]
+pub fn pgn_date_now() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    pgn_date(secs)
+}
+
+/// A Unix time's UTC date as `YYYY.MM.DD`.
+fn pgn_date(secs: u64) -> String {
+    rfc3339(secs)[..10].replace('-', ".")
+}
+
 /// A Unix time as RFC 3339 (days to civil date by Howard Hinnant's algorithm).
 fn rfc3339(secs: u64) -> String {
     let days = i64::try_from(secs / 86_400).unwrap_or(0);
@@ -151,12 +167,15 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(pgn_date(1_700_000_000), "2023.11.14");
+        assert_eq!(pgn_date(951_782_400), "2000.02.29");
     }
 
     #[test]
     fn run_key_depends_on_settings_and_differences_are_named() {
         let s = RunSettings {
             variant: "fide".into(),
+            rules_id: String::new(),
             seed: 1,
             openings: "start".into(),
             opening_max_cp: None,

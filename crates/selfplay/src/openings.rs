@@ -25,15 +25,27 @@ pub enum Openings {
         /// FNV-1a hash of the file's bytes, so a changed file changes the run key.
         hash: u64,
     },
-    /// Positions computed by the caller (for example, lines walked in an opening book): opening
-    /// `k` is `lines[k]` (cycled if the run needs more). Give `k` as many lines as the run has
-    /// openings, each a function of the seed and `k`, so resumed and extended runs agree.
+    /// Lines computed by the caller (for example, walked in an opening book): opening `k` is the
+    /// position after the moves `lines[k]` from the start position (cycled if the run needs
+    /// more). Give as many lines as the run has openings, each a function of the seed and `k`,
+    /// so resumed and extended runs agree.
     Lines {
         /// How the lines were made, as recorded in the run key (e.g. `book:PATH#HASH:K`).
         name: String,
-        /// The positions, as LFEN.
-        lines: Vec<String>,
+        /// The moves of each line, from the start position.
+        lines: Vec<Vec<Move>>,
     },
+}
+
+/// An opening: where a game starts, and the plies from the start position that lead there when
+/// they are known.
+#[derive(Clone, Debug)]
+pub struct Opening<P> {
+    /// The position the game starts from.
+    pub position: P,
+    /// The moves from the rule set's start position to `position`: empty for the start position,
+    /// `None` when not known (openings from a file).
+    pub moves: Option<Vec<Move>>,
 }
 
 impl Openings {
@@ -85,33 +97,49 @@ impl Openings {
         }
     }
 
-    /// Opening number `k`. `accept` may reject a random opening (for example, when a short search
-    /// finds it lopsided); another is then drawn from the same generator.
+    /// Opening number `k`, with its plies from the start position when they are known (for
+    /// `start`, `random:K` and given lines). `accept` may reject a random opening (for example,
+    /// when a short search finds it lopsided); another is then drawn from the same generator.
     ///
     /// # Errors
-    /// When no acceptable random opening turns up in 1000 tries.
+    /// When no acceptable random opening turns up in 1000 tries, there are no lines, or a given
+    /// line is not legal.
     pub fn opening<P: Position>(
         &self,
         rules: P::Rules,
         seed: u64,
         k: u64,
         mut accept: impl FnMut(&P) -> bool,
-    ) -> Result<P, Error> {
+    ) -> Result<Opening<P>, Error> {
+        let pick = |n: usize| usize::try_from(k % n as u64).unwrap_or(0);
         match self {
-            Openings::Start => Ok(rules.startpos()),
-            Openings::File { lines, .. } | Openings::Lines { lines, .. } => {
+            Openings::Start => Ok(Opening { position: rules.startpos(), moves: Some(Vec::new()) }),
+            Openings::File { lines, .. } => {
                 if lines.is_empty() {
                     return Err(Error::Openings(format!("{}: no positions", self.describe())));
                 }
-                let line = &lines[usize::try_from(k % lines.len() as u64).unwrap_or(0)];
-                rules.from_lfen(line).map_err(|e| Error::Openings(format!("opening {k}: {e}")))
+                let position = rules
+                    .from_lfen(&lines[pick(lines.len())])
+                    .map_err(|e| Error::Openings(format!("opening {k}: {e}")))?;
+                Ok(Opening { position, moves: None })
+            }
+            Openings::Lines { lines, .. } => {
+                if lines.is_empty() {
+                    return Err(Error::Openings(format!("{}: no lines", self.describe())));
+                }
+                let moves = &lines[pick(lines.len())];
+                let mut position = rules.startpos();
+                for (i, &m) in moves.iter().enumerate() {
+                    position.play(m).map_err(|e| Error::Openings(format!("opening {k}, ply {}: {e}", i + 1)))?;
+                }
+                Ok(Opening { position, moves: Some(moves.clone()) })
             }
             Openings::Random { plies } => {
                 let mut rng = SplitMix64::for_item(seed, k);
                 for _ in 0..TRIES {
-                    if let Some((pos, _)) = random_walk::<P>(rules, &mut rng, *plies) {
-                        if accept(&pos) {
-                            return Ok(pos);
+                    if let Some((position, moves)) = random_walk::<P>(rules, &mut rng, *plies) {
+                        if accept(&position) {
+                            return Ok(Opening { position, moves: Some(moves) });
                         }
                     }
                 }
@@ -138,10 +166,11 @@ const TRIES: usize = 1000;
 
 impl Openings {
     /// The moves from the start position that led to opening `k`'s position `start` (a record's
-    /// `start_lfen`): none for [`Openings::Start`]; for [`Openings::Random`], the random plies,
-    /// found again by drawing the run's walks until one reaches `start` (walks the run's filter
-    /// rejected are drawn and skipped the same way). `None` when they cannot be told: openings
-    /// from a file or given lines, or a `start` no walk reaches.
+    /// `start_lfen`), for version-1 records, which do not hold them (version 2 has the
+    /// `opening_moves` column): none for [`Openings::Start`]; for [`Openings::Random`], the random
+    /// plies, found again by drawing the run's walks until one reaches `start` (walks the run's
+    /// filter rejected are drawn and skipped the same way). `None` when they cannot be told:
+    /// openings from a file or given lines, or a `start` no walk reaches.
     #[must_use]
     pub fn opening_moves<P: Position>(&self, seed: u64, k: u64, start: &P) -> Option<Vec<Move>> {
         match self {
@@ -198,15 +227,24 @@ mod tests {
     #[test]
     fn random_openings_are_a_function_of_seed_and_number() {
         let o = Openings::parse::<Fide>(fide(), "random:6").unwrap();
-        let a: Fide = o.opening(fide(), 7, 3, |_| true).unwrap();
-        let b: Fide = o.opening(fide(), 7, 3, |_| true).unwrap();
-        let c: Fide = o.opening(fide(), 7, 4, |_| true).unwrap();
+        let opening: Opening<Fide> = o.opening(fide(), 7, 3, |_| true).unwrap();
+        // The plies come with the position and lead to it.
+        let moves = opening.moves.clone().unwrap();
+        assert_eq!(moves.len(), 6);
+        let mut replayed = fide().startpos();
+        for m in moves {
+            replayed.play(m).unwrap();
+        }
+        assert_eq!(replayed.to_lfen(), opening.position.to_lfen());
+        let a: Fide = opening.position;
+        let b: Fide = o.opening(fide(), 7, 3, |_| true).unwrap().position;
+        let c: Fide = o.opening(fide(), 7, 4, |_| true).unwrap().position;
         assert_eq!(a.to_lfen(), b.to_lfen());
         assert_ne!(a.to_lfen(), c.to_lfen());
         assert_eq!(a.fullmove_number(), 4);
         // A rejected opening is replaced by another from the same stream.
         let first = a.to_lfen();
-        let d: Fide = o.opening(fide(), 7, 3, |p: &Fide| p.to_lfen() != first).unwrap();
+        let d: Fide = o.opening(fide(), 7, 3, |p: &Fide| p.to_lfen() != first).unwrap().position;
         assert_ne!(d.to_lfen(), first);
         assert!(o.opening::<Fide>(fide(), 7, 3, |_| false).is_err());
     }
@@ -214,10 +252,10 @@ mod tests {
     #[test]
     fn the_plies_of_a_random_opening_are_found_again() {
         let o = Openings::parse::<Malka>(stackchess_malka::rules(), "random:6").unwrap();
-        let first: Malka = o.opening(stackchess_malka::rules(), 7, 3, |_| true).unwrap();
+        let first: Malka = o.opening(stackchess_malka::rules(), 7, 3, |_| true).unwrap().position;
         // The second walk of the stream, as when a filter rejected the first.
         let second: Malka =
-            o.opening(stackchess_malka::rules(), 7, 3, |p: &Malka| p.to_lfen() != first.to_lfen()).unwrap();
+            o.opening(stackchess_malka::rules(), 7, 3, |p: &Malka| p.to_lfen() != first.to_lfen()).unwrap().position;
         for target in [first, second] {
             let moves = o.opening_moves(7, 3, &target).unwrap();
             assert_eq!(moves.len(), 6);
@@ -228,7 +266,7 @@ mod tests {
             assert_eq!(pos.to_lfen(), target.to_lfen());
         }
         // Another opening number's stream does not reach it; start and file openings.
-        let elsewhere: Malka = o.opening(stackchess_malka::rules(), 7, 4, |_| true).unwrap();
+        let elsewhere: Malka = o.opening(stackchess_malka::rules(), 7, 4, |_| true).unwrap().position;
         assert!(o.opening_moves(7, 3, &elsewhere).is_none());
         assert_eq!(Openings::Start.opening_moves(7, 3, &stackchess_malka::startpos()), Some(vec![]));
         assert!(Openings::Start.opening_moves(7, 3, &elsewhere).is_none());
@@ -243,7 +281,8 @@ mod tests {
         let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
         std::fs::write(&f, format!("# two\n{start}\n\n{e4}\n")).unwrap();
         let o = Openings::parse::<Fide>(fide(), f.to_str().unwrap()).unwrap();
-        let at = |k| o.opening::<Fide>(fide(), 0, k, |_| true).unwrap().to_lfen();
+        let at = |k| o.opening::<Fide>(fide(), 0, k, |_| true).unwrap().position.to_lfen();
+        assert!(o.opening::<Fide>(fide(), 0, 0, |_| true).unwrap().moves.is_none(), "a file's plies are not known");
         assert_eq!((at(0), at(1), at(2)), (start.clone(), fide().from_lfen(e4).unwrap().to_lfen(), start));
         assert!(o.describe().starts_with("file:"));
         std::fs::write(&f, format!("{e4}\nnot a position\n")).unwrap();
@@ -254,13 +293,13 @@ mod tests {
         std::fs::write(&f, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce 17; id \"e4\";\n").unwrap();
         let o = Openings::parse::<Fide>(fide(), f.to_str().unwrap()).unwrap();
         assert_eq!(
-            o.opening::<Fide>(fide(), 0, 0, |_| true).unwrap().to_lfen(),
+            o.opening::<Fide>(fide(), 0, 0, |_| true).unwrap().position.to_lfen(),
             fide().from_lfen(e4).unwrap().to_lfen()
         );
         std::fs::write(&f, format!("{e4} # ce 17\n")).unwrap();
         let o = Openings::parse::<Fide>(fide(), f.to_str().unwrap()).unwrap();
         assert_eq!(
-            o.opening::<Fide>(fide(), 0, 0, |_| true).unwrap().to_lfen(),
+            o.opening::<Fide>(fide(), 0, 0, |_| true).unwrap().position.to_lfen(),
             fide().from_lfen(e4).unwrap().to_lfen()
         );
         std::fs::remove_dir_all(&dir).unwrap();
@@ -268,16 +307,19 @@ mod tests {
 
     #[test]
     fn given_lines_are_used_in_order_and_named() {
-        let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
-        let o =
-            Openings::Lines { name: "book:b.book#00:4".into(), lines: vec![fide().startpos().to_lfen(), e4.into()] };
+        let start = fide().startpos();
+        let e4 = stackchess_core::parse_move(&start, "e2e4").unwrap();
+        let o = Openings::Lines { name: "book:b.book#00:4".into(), lines: vec![vec![], vec![e4]] };
         assert_eq!(o.describe(), "book:b.book#00:4");
-        assert_eq!(
-            o.opening::<Fide>(fide(), 0, 1, |_| true).unwrap().to_lfen(),
-            fide().from_lfen(e4).unwrap().to_lfen()
-        );
-        assert_eq!(o.opening::<Fide>(fide(), 0, 2, |_| true).unwrap().to_lfen(), fide().startpos().to_lfen());
+        let one = o.opening::<Fide>(fide(), 0, 1, |_| true).unwrap();
+        assert_eq!(one.position.to_lfen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        assert_eq!(one.moves, Some(vec![e4]));
+        assert_eq!(o.opening::<Fide>(fide(), 0, 2, |_| true).unwrap().position.to_lfen(), start.to_lfen());
         let none = Openings::Lines { name: "x".into(), lines: vec![] };
         assert!(none.opening::<Fide>(fide(), 0, 0, |_| true).is_err());
+        // An illegal line is an error naming the ply.
+        let bad = Openings::Lines { name: "x".into(), lines: vec![vec![e4, e4]] };
+        let err = bad.opening::<Fide>(fide(), 0, 0, |_| true).unwrap_err().to_string();
+        assert!(err.contains("ply 2"), "{err}");
     }
 }

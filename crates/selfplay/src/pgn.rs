@@ -1,5 +1,11 @@
-//! `games.pgn`: the games in a PGN-like form (SAN movetext, `[Variant]` and `[LFEN]` tags,
-//! evaluations as `{+0.35/8}` comments from the mover's side), appended game by game.
+//! `games.pgn`: the games as PGN, appended game by game.
+//!
+//! Standard chess (`fide`) games are plain PGN that standard tools read: the Seven Tag Roster
+//! first, no `Variant` tag, and either the movetext from the standard start (opening plies
+//! included) or `[SetUp "1"]` and `[FEN]` when the game starts elsewhere and its opening plies
+//! are not known. Games of the other rule sets add `[Variant]` and `[LFEN]` (the position the
+//! movetext starts from). Each searched move has a `{+0.35/8 0.12s}` comment (the mover's score
+//! in pawns or `M<n>` moves to mate, the depth, the search's time), as cutechess-cli writes them.
 
 use crate::{Error, GameRecord};
 use std::fmt::Write as _;
@@ -12,27 +18,51 @@ use std::path::{Path, PathBuf};
 pub struct PgnMove {
     /// The move in SAN.
     pub san: String,
-    /// The comment, e.g. `+0.35/8` or `-M2/12`.
+    /// The comment, e.g. `+0.35/8 0.12s` or `-M2/12 0.05s`.
     pub comment: String,
 }
 
-/// The text of one game: tags, a blank line, the movetext, a blank line.
+/// The movetext of a game and where it starts.
+#[derive(Clone, Debug)]
+pub struct Movetext<'a> {
+    /// The position the movetext starts from, as LFEN (FEN for `fide`).
+    pub from_lfen: &'a str,
+    /// Whether that is the rule set's start position.
+    pub at_start: bool,
+    /// Its move number.
+    pub first_move: u32,
+    /// Whether White moves first.
+    pub white_to_move: bool,
+    /// Opening plies in SAN, played before the searched moves (no comments).
+    pub opening: &'a [String],
+    /// The searched moves.
+    pub moves: &'a [PgnMove],
+}
+
+/// The text of one game: tags, a blank line, the movetext, a blank line. `date` is
+/// `YYYY.MM.DD`.
 #[must_use]
-pub fn game_text(event: &str, rec: &GameRecord, first_move: u32, white_to_move: bool, moves: &[PgnMove]) -> String {
+pub fn game_text(event: &str, date: &str, rec: &GameRecord, text: &Movetext<'_>) -> String {
     let mut s = String::new();
-    let tags = [
+    let round = (rec.index + 1).to_string();
+    let ply_count = (text.opening.len() + text.moves.len()).to_string();
+    let mut tags: Vec<(&str, &str)> = vec![
         ("Event", event),
         ("Site", "?"),
-        ("Round", &(rec.index + 1).to_string()),
+        ("Date", date),
+        ("Round", &round),
         ("White", &rec.white),
         ("Black", &rec.black),
         ("Result", &rec.result),
-        ("Variant", &rec.variant),
-        ("LFEN", &rec.start_lfen),
-        ("Termination", &rec.termination),
-        ("PlyCount", &rec.plies.to_string()),
-        ("GameId", &rec.game_id),
     ];
+    if rec.variant == "fide" {
+        if !text.at_start {
+            tags.extend([("SetUp", "1"), ("FEN", text.from_lfen)]);
+        }
+    } else {
+        tags.extend([("Variant", rec.variant.as_str()), ("LFEN", text.from_lfen)]);
+    }
+    tags.extend([("Termination", rec.termination.as_str()), ("PlyCount", &ply_count), ("GameId", &rec.game_id)]);
     for (k, v) in tags {
         let _ = writeln!(s, "[{k} \"{}\"]", v.replace('\\', "\\\\").replace('"', "\\\""));
     }
@@ -49,15 +79,22 @@ pub fn game_text(event: &str, rec: &GameRecord, first_move: u32, white_to_move: 
         }
         line.push_str(token);
     };
-    let (mut number, mut white) = (first_move, white_to_move);
-    for (i, m) in moves.iter().enumerate() {
+    let (mut number, mut white) = (text.first_move, text.white_to_move);
+    let all = text
+        .opening
+        .iter()
+        .map(|san| (san.as_str(), None))
+        .chain(text.moves.iter().map(|m| (m.san.as_str(), Some(&m.comment))));
+    for (i, (san, comment)) in all.enumerate() {
         if white {
             push(&format!("{number}."), &mut s);
         } else if i == 0 {
             push(&format!("{number}..."), &mut s);
         }
-        push(&m.san, &mut s);
-        push(&format!("{{{}}}", m.comment), &mut s);
+        push(san, &mut s);
+        if let Some(c) = comment {
+            push(&format!("{{{c}}}"), &mut s);
+        }
         if !white {
             number += 1;
         }
@@ -183,12 +220,65 @@ mod tests {
         }
     }
 
+    fn text<'a>(
+        from: &'a str,
+        at_start: bool,
+        first: u32,
+        white: bool,
+        opening: &'a [String],
+        moves: &'a [PgnMove],
+    ) -> Movetext<'a> {
+        Movetext { from_lfen: from, at_start, first_move: first, white_to_move: white, opening, moves }
+    }
+
     #[test]
     fn movetext_numbers_moves_from_the_start_position() {
-        let m = |s: &str| PgnMove { san: s.into(), comment: "+0.10/3".into() };
-        let t = game_text("e", &rec(0, "0-1"), 12, false, &[m("Nf6"), m("Nc3"), m("Qh4#")]);
-        assert!(t.contains("[LFEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]"), "{t}");
-        assert!(t.contains("\n\n12... Nf6 {+0.10/3} 13. Nc3 {+0.10/3} Qh4# {+0.10/3} 0-1\n\n"), "{t}");
+        let m = |s: &str| PgnMove { san: s.into(), comment: "+0.10/3 0.01s".into() };
+        let moves = [m("Nf6"), m("Nc3"), m("Qh4#")];
+        let t = game_text(
+            "e",
+            "2026.11.30",
+            &rec(0, "0-1"),
+            &text("8/8/8/8/8/8/8/8 w - - 0 1", false, 12, false, &[], &moves),
+        );
+        // The Seven Tag Roster first, in its order; then the FEN of a game that starts elsewhere.
+        let tags: Vec<&str> =
+            t.lines().take_while(|l| l.starts_with('[')).map(|l| &l[1..l.find(' ').unwrap()]).collect();
+        assert_eq!(
+            tags,
+            [
+                "Event",
+                "Site",
+                "Date",
+                "Round",
+                "White",
+                "Black",
+                "Result",
+                "SetUp",
+                "FEN",
+                "Termination",
+                "PlyCount",
+                "GameId"
+            ]
+        );
+        assert!(t.contains("[Date \"2026.11.30\"]\n") && t.contains("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]"), "{t}");
+        assert!(!t.contains("Variant") && !t.contains("LFEN"), "{t}");
+        assert!(
+            t.contains("\n\n12... Nf6 {+0.10/3 0.01s} 13. Nc3 {+0.10/3 0.01s} Qh4# {+0.10/3 0.01s} 0-1\n\n"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn opening_plies_lead_the_movetext_and_other_variants_name_themselves() {
+        let m = [PgnMove { san: "Nf3".into(), comment: "+0.20/4 0.00s".into() }];
+        let opening = ["e4".to_owned(), "e5".to_owned()];
+        let t = game_text("e", "2026.11.30", &rec(0, "1-0"), &text("start", true, 1, true, &opening, &m));
+        assert!(!t.contains("SetUp") && !t.contains("FEN"), "{t}");
+        assert!(t.contains("[PlyCount \"3\"]") && t.contains("\n\n1. e4 e5 2. Nf3 {+0.20/4 0.00s} 1-0\n\n"), "{t}");
+        let malka = GameRecord { variant: "malka".into(), ..rec(1, "1-0") };
+        let t = game_text("e", "2026.11.30", &malka, &text("L", true, 1, true, &[], &m));
+        assert!(t.contains("[Variant \"malka\"]\n[LFEN \"L\"]\n") && !t.contains("SetUp"), "{t}");
     }
 
     #[test]
@@ -196,8 +286,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sp-pgn-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("games.pgn");
-        let m = [PgnMove { san: "e4".into(), comment: "+0.20/1".into() }];
-        let g = |i| game_text("e", &rec(i, "1-0"), 1, true, &m);
+        let m = [PgnMove { san: "e4".into(), comment: "+0.20/1 0.00s".into() }];
+        let g = |i| game_text("e", "2026.11.30", &rec(i, "1-0"), &text("x", true, 1, true, &[], &m));
         let partial = &g(3)[..g(3).len() - 12];
         std::fs::write(&p, format!("{}{}{}{}{}", g(0), g(1), g(0), g(2), partial)).unwrap();
         let kept = repair(&p, |id| !id.ends_with("000002")).unwrap();

@@ -8,11 +8,22 @@ use stackchess_core::{parse_coord, Color, Game, Position, Rules};
 /// Replays `rec` and checks it; the message says what disagrees.
 ///
 /// # Errors
-/// An unreadable start position, an illegal move (with its number), moves after the end by the
-/// rules, or a result, termination or counter that the replay contradicts.
+/// An unreadable start position, opening plies (version 2) that do not lead from the start
+/// position to it, an illegal move (with its number), moves after the end by the rules, or a
+/// result, termination or counter that the replay contradicts.
 pub fn replay<P: Position>(rules: P::Rules, rec: &GameRecord) -> Result<(), String> {
     let id = &rec.game_id;
     let start = rules.from_lfen(&rec.start_lfen).map_err(|e| format!("{id}: start position: {e}"))?;
+    if !rec.opening_moves.trim().is_empty() {
+        let mut pos = rules.startpos();
+        for (i, text) in rec.opening_moves.split_whitespace().enumerate() {
+            let m = parse_coord(&pos, text).map_err(|e| format!("{id}: opening ply {}: {e}", i + 1))?;
+            pos.play(m).map_err(|e| format!("{id}: opening ply {}: {e}", i + 1))?;
+        }
+        if pos.to_lfen() != start.to_lfen() {
+            return Err(format!("{id}: the opening plies reach {}, not start_lfen", pos.to_lfen()));
+        }
+    }
     let mut game = Game::new(start);
     let (mut captures, mut levels, mut checks) = ([0u32; 2], [0u32; 2], [0u32; 2]);
     for (i, text) in rec.moves.split_whitespace().enumerate() {

@@ -1,23 +1,19 @@
 //! A run: N games on a rayon pool, each a function of (settings, seed, game index), streamed to
-//! `games.csv` and `games.pgn` as they finish, resumable after an interruption.
+//! `games.pgn`, `plies.csv` and `games.csv` as they finish, resumable after an interruption.
 
 use crate::game::{describe_limits, play, EngineSpec, Played, Setup};
 use crate::manifest::{now_utc, EngineEntry, Manifest, RunSettings, Session};
 use crate::pgn::{self, PgnFile};
-use crate::{Adjudication, Error, GameRecord, Openings, RecordFile, Recovered, Shard};
+use crate::{Adjudication, Error, GameRecord, GamesFile, Openings, PliesFile, Recovered, Shard, Version};
 use stackchess_core::{Position, Rules};
 use stackchess_search::{Engine, Limits, Score};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// The record file of a run directory.
-pub const GAMES_CSV: &str = "games.csv";
-/// The PGN-like file of a run directory.
-pub const GAMES_PGN: &str = "games.pgn";
-/// The manifest of a run directory.
-pub const MANIFEST: &str = "manifest.json";
+pub use stackchess_records::{GAMES_CSV, GAMES_PGN, MANIFEST, PLIES_CSV};
 
 /// Rejects random openings that a short search finds lopsided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,9 +53,10 @@ pub struct RunConfig {
 impl RunConfig {
     /// The settings that decide the games (hashed into the run key).
     #[must_use]
-    pub fn settings(&self, variant: &str) -> RunSettings {
+    pub fn settings(&self, variant: &str, rules_id: &str) -> RunSettings {
         RunSettings {
             variant: variant.to_owned(),
+            rules_id: rules_id.to_owned(),
             seed: self.seed,
             openings: self.openings.describe(),
             opening_max_cp: self.opening_filter.map(|f| f.max_cp),
@@ -175,6 +172,10 @@ pub struct Summary {
     pub played: u64,
     /// What resuming found in `games.csv`.
     pub recovered: Recovered,
+    /// What resuming found in `plies.csv` (`dropped`: rows of games that were never committed).
+    pub recovered_plies: Recovered,
+    /// The schema version of the run's `games.csv` (a resumed version-1 run stays version 1).
+    pub version: Version,
     /// How it ended.
     pub end: RunEnd,
 }
@@ -194,14 +195,24 @@ pub fn run<P: Position>(
     progress: &mut dyn Progress,
 ) -> Result<Summary, Error> {
     cfg.check()?;
-    let settings = cfg.settings(rules.name());
+    let mut settings = cfg.settings(rules.name(), rules.id());
+    if resume {
+        // A run begun before rule sets had ids does not name its rules: it goes on as it was.
+        if let Ok(old) = Manifest::read(&dir.join(MANIFEST)) {
+            if old.settings.rules_id.is_empty() {
+                settings.rules_id.clear();
+            }
+        }
+    }
     let run_key = settings.run_key();
+    let rules_id = settings.rules_id.clone();
     let (csv_path, pgn_path, manifest_path) = (dir.join(GAMES_CSV), dir.join(GAMES_PGN), dir.join(MANIFEST));
+    let plies_path = dir.join(PLIES_CSV);
     let games = usize::try_from(cfg.games).map_err(|_| Error::Config("--games is too large".into()))?;
     let mut done = vec![false; games];
     let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
     let session = Session { started: now_utc(), threads, version: env!("CARGO_PKG_VERSION").to_owned() };
-    let (mut csv, recovered) = if resume {
+    let (mut csv, mut plies, recovered, recovered_plies) = if resume {
         if !manifest_path.exists() {
             return Err(Error::NothingToResume(dir.to_owned()));
         }
@@ -219,20 +230,33 @@ pub fn run<P: Position>(
         if !differences.is_empty() || manifest.run_key != run_key {
             return Err(Error::SettingsDiffer { dir: dir.to_owned(), differences: differences.join("; ") });
         }
-        let opened = if csv_path.exists() {
-            let mut line = 1;
-            RecordFile::open(&csv_path, |rec| {
-                line += 1;
-                check_resumed(&rec, &run_key, cfg, &mut done).map_err(|m| Error::Corrupt {
-                    path: csv_path.clone(),
-                    line,
-                    message: m,
-                })?;
+        let mut committed: HashMap<String, u32> = HashMap::new();
+        let (csv, recovered) = if csv_path.exists() {
+            GamesFile::open(&csv_path, |rec| {
+                check_resumed(&rec, &run_key, cfg, &mut done)?;
                 progress.resumed(&rec);
+                committed.insert(rec.game_id.clone(), rec.plies);
                 Ok(())
             })?
         } else {
-            (RecordFile::create(&csv_path)?, Recovered::default())
+            (GamesFile::create(&csv_path)?, Recovered::default())
+        };
+        // A version-2 run keeps its plies beside its games; a version-1 run has none.
+        let (plies, recovered_plies) = match csv.version() {
+            Version::V1 => (None, Recovered::default()),
+            Version::V2 if plies_path.exists() => {
+                let (file, r) = PliesFile::open(&plies_path, &committed)?;
+                (Some(file), r)
+            }
+            Version::V2 if committed.is_empty() => (Some(PliesFile::create(&plies_path)?), Recovered::default()),
+            Version::V2 => {
+                return Err(Error::Config(format!(
+                    "{} is missing, but {} holds {} games: restore it, or start the run afresh",
+                    plies_path.display(),
+                    csv_path.display(),
+                    committed.len()
+                )))
+            }
         };
         pgn::repair(&pgn_path, |id| {
             id.strip_prefix(&format!("{run_key}-"))
@@ -242,7 +266,7 @@ pub fn run<P: Position>(
         manifest.games = cfg.games;
         manifest.sessions.push(session);
         manifest.write(&manifest_path)?;
-        opened
+        (csv, plies, recovered, recovered_plies)
     } else {
         if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) {
             return Err(Error::NotEmpty(dir.to_owned()));
@@ -260,8 +284,10 @@ pub fn run<P: Position>(
             sessions: vec![session],
         };
         manifest.write(&manifest_path)?;
-        (RecordFile::create(&csv_path)?, Recovered::default())
+        let plies = PliesFile::create(&plies_path)?;
+        (GamesFile::create(&csv_path)?, Some(plies), Recovered::default(), Recovered::default())
     };
+    let version = csv.version();
     let mut pgn = PgnFile::append_to(&pgn_path)?;
     let ours = (0..cfg.games).filter(|&i| cfg.in_shard(i)).count() as u64;
     let missing: Vec<u64> =
@@ -275,6 +301,7 @@ pub fn run<P: Position>(
         seed: cfg.seed,
         settings: cfg.settings_column(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
+        rules_id,
         ..GameRecord::default()
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -317,7 +344,13 @@ pub fn run<P: Position>(
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
                 Ok(Ok(p)) if failure.is_none() => {
-                    let written = pgn.append(&p.pgn).and_then(|()| csv.append(&p.record));
+                    // The PGN and the plies first: the games.csv line commits the game.
+                    let written = pgn.append(&p.pgn).and_then(|()| {
+                        if let Some(plies) = plies.as_mut() {
+                            plies.append_game(&p.plies)?;
+                        }
+                        Ok(csv.append(&p.record)?)
+                    });
                     match written {
                         Ok(()) => {
                             played += 1;
@@ -345,6 +378,9 @@ pub fn run<P: Position>(
         }
     });
     csv.sync()?;
+    if let Some(plies) = &plies {
+        plies.sync()?;
+    }
     pgn.sync()?;
     if let Some(e) = failure {
         return Err(e);
@@ -356,7 +392,17 @@ pub fn run<P: Position>(
     } else {
         RunEnd::Interrupted
     };
-    Ok(Summary { run_key, games: ours, done: count, shard: cfg.shard, played, recovered, end })
+    Ok(Summary {
+        run_key,
+        games: ours,
+        done: count,
+        shard: cfg.shard,
+        played,
+        recovered,
+        recovered_plies,
+        version,
+        end,
+    })
 }
 
 /// Checks a record read on resume and marks its index done; says what is wrong otherwise.
@@ -389,7 +435,7 @@ fn play_index<P: Position>(
     base: &GameRecord,
 ) -> Result<Option<Played>, Error> {
     let pair = cfg.pair_of(index);
-    let start: P = cfg.openings.opening(rules, cfg.seed, pair, |pos: &P| match cfg.opening_filter {
+    let opening = cfg.openings.opening(rules, cfg.seed, pair, |pos: &P| match cfg.opening_filter {
         None => true,
         Some(f) => {
             let e = &mut engines[0];
@@ -405,7 +451,8 @@ fn play_index<P: Position>(
     let setup = Setup {
         index,
         pair,
-        start,
+        start: opening.position,
+        opening: opening.moves,
         specs: [&cfg.engines[seats[0]], &cfg.engines[seats[1]]],
         adjudication: cfg.adjudication,
     };

@@ -213,13 +213,13 @@ fn a_damaged_record_in_the_middle_is_an_error_naming_the_line() {
     lines[2] = "garbage,1,2";
     std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
     let err = play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, true).unwrap_err().to_string();
-    assert!(err.contains("games.csv, line 3"), "{err}");
+    assert!(err.contains("games.csv:3: "), "{err}");
     // The file is left as it was.
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), lines.join("\n") + "\n");
     // A wrong header is named too.
     std::fs::write(&csv, text.replacen("game_id", "id", 1)).unwrap();
     let err = play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, true).unwrap_err().to_string();
-    assert!(err.contains("line 1") && err.contains("header"), "{err}");
+    assert!(err.contains("games.csv: header does not match"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -244,5 +244,109 @@ fn a_match_alternates_colours_and_pairs_openings() {
         assert_eq!(g[&(2 * k)].start_lfen, g[&(2 * k + 1)].start_lfen, "pair {k} shares its opening");
     }
     assert_ne!(g[&0].start_lfen, g[&2].start_lfen);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The plies of a run without their times (the one column that differs between identical runs).
+fn plies(dir: &Path) -> Vec<stackchess_selfplay::PlyRecord> {
+    let mut rows = stackchess_selfplay::records::read_plies(&dir.join("plies.csv")).unwrap();
+    for r in &mut rows {
+        r.time_ms = 0;
+    }
+    rows.sort_by(|a, b| (&a.game_id, a.ply).cmp(&(&b.game_id, b.ply)));
+    rows
+}
+
+#[test]
+fn plies_match_their_games_and_cut_lines_are_repaired_in_both_files() {
+    use stackchess_selfplay::Version;
+    let dir = tmp("plies");
+    let rules = stackchess_traditional::fide_rules();
+    let cfg = selfplay::<Fide>(rules, 4, 2);
+    let s = play::<Fide>(rules, &dir, &cfg, false).unwrap();
+    assert_eq!(s.version, Version::V2);
+    let run_records = stackchess_selfplay::records::read_run(&dir).unwrap();
+    assert_eq!(run_records.version, Version::V2);
+    for g in &run_records.games {
+        // Every searched ply has its row, in order, with the game's moves.
+        let rows = run_records.plies_of(&g.game_id).unwrap();
+        let moves: Vec<&str> = g.moves.split_whitespace().collect();
+        assert_eq!(rows.len(), moves.len());
+        for (i, (p, m)) in rows.iter().zip(&moves).enumerate() {
+            assert_eq!((p.ply as usize, p.mv.as_str()), (i + 1, *m));
+            assert!(p.nodes > 0 && p.seldepth >= p.depth && !p.san.is_empty(), "{p:?}");
+            assert!(p.score_cp.is_some() != p.mate.is_some());
+        }
+        // The opening plies lead from the start position to start_lfen (checked by replay).
+        assert_eq!(g.opening_moves.split_whitespace().count(), 4);
+        assert_eq!(g.rules_id, rules.id(), "the rule set's id");
+        replay::<Fide>(rules, g).unwrap();
+    }
+    let (before, before_plies) = (games(&dir), plies(&dir));
+
+    // A kill in the middle of a line of each file.
+    for (name, cut) in [("games.csv", 40), ("plies.csv", 25)] {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, &text[..text.len() - cut]).unwrap();
+    }
+    let s = play::<Fide>(rules, &dir, &cfg, true).unwrap();
+    assert!(s.recovered.truncated_bytes > 0 && s.recovered_plies.truncated_bytes > 0, "{s:?}");
+    // The last game lost its games.csv line, so its surviving plies were dropped and it was played again.
+    assert!(s.recovered_plies.dropped > 0, "{s:?}");
+    assert_eq!((s.recovered.records, s.played), (3, 1));
+    assert_eq!((games(&dir), plies(&dir)), (before.clone(), before_plies.clone()));
+
+    // A kill between a game's plies and its games.csv line: its plies are dropped, the game played again.
+    let csv = dir.join("games.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let last = text.trim_end().rfind('\n').unwrap() + 1;
+    let lost_plies = read_records(&csv).unwrap().last().unwrap().plies;
+    std::fs::write(&csv, &text[..last]).unwrap();
+    let s = play::<Fide>(rules, &dir, &cfg, true).unwrap();
+    assert_eq!((s.recovered_plies.dropped, s.recovered_plies.truncated_bytes, s.played), (u64::from(lost_plies), 0, 1));
+    assert_eq!((games(&dir), plies(&dir)), (before, before_plies));
+
+    // A committed game without its plies is damage, named.
+    let p = dir.join("plies.csv");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(&p, lines[..lines.len() - 3].join("\n") + "\n").unwrap();
+    let err = play::<Fide>(rules, &dir, &cfg, true).unwrap_err().to_string();
+    assert!(err.contains("plies.csv") && err.contains("ply rows for its"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_version_1_run_resumes_as_version_1() {
+    use stackchess_selfplay::{GamesFile, Version};
+    let dir = tmp("v1");
+    let rules = stackchess_traditional::fide_rules();
+    let cfg = selfplay::<Fide>(rules, 3, 1);
+    play::<Fide>(rules, &dir, &cfg, false).unwrap();
+    // Rewrite it as an old build left it: version-1 columns, no plies.
+    let old = read_records(&dir.join("games.csv")).unwrap();
+    std::fs::remove_file(dir.join("games.csv")).unwrap();
+    std::fs::remove_file(dir.join("plies.csv")).unwrap();
+    let mut v1 = GamesFile::create_version(&dir.join("games.csv"), Version::V1).unwrap();
+    for r in &old {
+        v1.append(r).unwrap();
+    }
+    drop(v1);
+    let header = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    assert!(header.lines().next().unwrap().ends_with(",settings,version"));
+
+    let s = play::<Fide>(rules, &dir, &RunConfig { games: 5, ..cfg }, true).unwrap();
+    assert_eq!((s.version, s.played, s.done), (Version::V1, 2, 5));
+    assert!(!dir.join("plies.csv").exists(), "a version-1 run gets no plies table");
+    let read = stackchess_selfplay::records::read_run(&dir).unwrap();
+    assert_eq!((read.version, read.games.len(), read.plies.is_none()), (Version::V1, 5, true));
+    for r in &read.games {
+        assert!(r.opening_moves.is_empty() && r.rules_id.is_empty());
+        replay::<Fide>(rules, r).unwrap();
+    }
+    for (a, b) in old.iter().zip(&read.games) {
+        assert_eq!(a.as_v1().without_timing(), b.without_timing());
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }

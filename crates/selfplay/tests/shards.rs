@@ -69,6 +69,23 @@ fn shards_merge_into_the_whole_run() {
     assert_eq!((m.games, m.records, m.duplicates, m.missing.len()), (10, 10, 4, 0));
     assert_eq!(games(&merged), games(&whole));
     assert_eq!(games(&merged).keys().copied().collect::<Vec<_>>(), (0..10).collect::<Vec<_>>());
+    // The plies came along, each game's once, in the games' order.
+    let untimed = |dir: &Path| {
+        let run = stackchess_selfplay::records::read_run(dir).unwrap();
+        let mut rows: Vec<_> = run.plies.unwrap().into_values().flatten().collect();
+        for r in &mut rows {
+            r.time_ms = 0;
+        }
+        rows.sort_by(|a, b| (&a.game_id, a.ply).cmp(&(&b.game_id, b.ply)));
+        rows
+    };
+    assert_eq!(untimed(&merged), untimed(&whole));
+    let order: Vec<String> = stackchess_selfplay::records::read_plies(&merged.join("plies.csv"))
+        .unwrap()
+        .into_iter()
+        .map(|p| p.game_id)
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] <= w[1]), "plies follow the games' index order");
     let pgn = std::fs::read_to_string(merged.join("games.pgn")).unwrap();
     assert_eq!(pgn.matches("[GameId ").count(), 10);
     let manifest = Manifest::read(&merged.join("manifest.json")).unwrap();

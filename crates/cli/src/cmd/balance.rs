@@ -172,7 +172,7 @@ pub fn run(a: &Args) -> Result<()> {
     let mut shown: Vec<Table> = vec![analysis.tables[0].clone()];
     let mut comparisons = Vec::new();
     let first = load(std::slice::from_ref(&dirs[0]))?;
-    let no_extras = Options { pieces: None, opening_plies: vec![] };
+    let no_extras = Options { pieces: None, opening_plies: vec![], plies: None };
     for other in dirs.iter().skip(1) {
         let (c, _) = compare_sets(&first, &load(std::slice::from_ref(other))?, &no_extras)?;
         shown.push(c.metrics_table()?);
@@ -181,7 +181,7 @@ pub fn run(a: &Args) -> Result<()> {
     if !comparisons.is_empty() {
         analysis.tables.push(comparisons_table(&comparisons)?);
     }
-    shown.extend(analysis.tables.iter().filter(|t| t.name == "pieces").cloned());
+    shown.extend(analysis.tables.iter().filter(|t| matches!(t.name, "pieces" | "comebacks")).cloned());
     print!("{}", render(&shown, a.output.format())?);
     if let Some(path) = &a.output.out {
         let files = write_all(&analysis.tables, path)?;

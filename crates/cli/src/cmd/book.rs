@@ -8,8 +8,8 @@ use anyhow::{bail, Context, Result};
 use stackchess_book::{Added, Book, BookBuilder, GameInput};
 use stackchess_core::{coord, parse_move, san, Position, Rules};
 use stackchess_selfplay::openings::fnv1a;
-use stackchess_selfplay::run::{GAMES_CSV, MANIFEST};
-use stackchess_selfplay::{read_records, GameRecord, Manifest, Openings};
+use stackchess_selfplay::records::{read_games, Version, GAMES_CSV, MANIFEST};
+use stackchess_selfplay::{GameRecord, Manifest, Openings};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -52,8 +52,10 @@ struct BuildArgs {
     /// openings whose plies are not counted).
     #[arg(long)]
     any_start: bool,
-    /// Do not count the random plies of `random:K` openings. By default a game from a random
-    /// opening counts from the start position: its plies are found again from the run's seed.
+    /// Do not count the opening plies of games (random or book openings). By default a game
+    /// counts from the start position through its opening plies: version-2 records hold them
+    /// (`opening_moves`); for version-1 records of `random:K` runs they are found again from the
+    /// run's seed.
     #[arg(long)]
     no_random_plies: bool,
     /// Self-play directories (their games.csv) or games.csv files.
@@ -89,8 +91,19 @@ fn run_openings<P: Position>(rules: P::Rules, input: &Path) -> Option<Openings> 
     }
 }
 
-/// The game from the start position when its opening plies can be found again: (start LFEN,
-/// moves); `None` to take the record as it is.
+/// A version-2 game from the start position through its recorded opening plies: (start LFEN,
+/// moves); `None` when it has none (it starts at the start position, or its plies are not known).
+fn from_recorded_start<P: Position>(rules: P::Rules, rec: &GameRecord) -> Option<(String, String)> {
+    if rec.opening_moves.trim().is_empty() {
+        return None;
+    }
+    let start = rules.startpos().to_lfen();
+    let moves = rec.moves_from_start(&start)?.join(" ");
+    Some((start, moves))
+}
+
+/// A version-1 game from the start position when its opening plies can be found again from the
+/// run's seed: (start LFEN, moves); `None` to take the record as it is.
 fn from_start<P: Position>(rules: P::Rules, openings: &Openings, rec: &GameRecord) -> Option<(String, String)> {
     let start = rules.from_lfen(&rec.start_lfen).ok()?;
     let plies = openings.opening_moves(rec.seed, rec.pair, &start)?;
@@ -121,14 +134,33 @@ impl WithPosition for Build<'_> {
         let (mut other_variant, mut other_start, mut extended) = (0u64, 0u64, 0u64);
         for input in &a.inputs {
             let path = records_file(input);
-            let records = read_records(&path).with_context(|| format!("reading records {}", path.display()))?;
-            let openings = if a.no_random_plies { None } else { run_openings::<P>(rules, input) };
-            for rec in &records {
+            let read = read_games(&path).with_context(|| format!("reading records {}", path.display()))?;
+            // Version 1 has no opening plies: find random ones again from the run's seed.
+            let openings =
+                if a.no_random_plies || read.version != Version::V1 { None } else { run_openings::<P>(rules, input) };
+            for rec in &read.records {
                 if rec.variant != rules.name() {
                     other_variant += 1;
                     continue;
                 }
-                let whole = openings.as_ref().and_then(|o| from_start::<P>(rules, o, rec));
+                if !rec.rules_id.is_empty() && rec.rules_id != rules.id() {
+                    bail!(
+                        "{}: game {} was played under other rules named '{}' (id {}, here {}): a book holds \
+                         one rule set's games",
+                        path.display(),
+                        rec.game_id,
+                        rec.variant,
+                        rec.rules_id,
+                        rules.id()
+                    );
+                }
+                let whole = if a.no_random_plies {
+                    None
+                } else if read.version == Version::V1 {
+                    openings.as_ref().and_then(|o| from_start::<P>(rules, o, rec))
+                } else {
+                    from_recorded_start::<P>(rules, rec)
+                };
                 extended += u64::from(whole.is_some());
                 let (start_lfen, moves) = whole.as_ref().map_or((&rec.start_lfen, &rec.moves), |(s, m)| (s, m));
                 let game = GameInput { id: &rec.game_id, start_lfen, moves, result: &rec.result };
@@ -140,7 +172,7 @@ impl WithPosition for Build<'_> {
         }
         let used = builder.games();
         println!(
-            "Games used: {used}, {extended} of them from the start position through their random opening plies \
+            "Games used: {used}, {extended} of them from the start position through their opening plies \
              (skipped: {other_variant} of other variants, {other_start} from other start positions)"
         );
         if used == 0 {
@@ -233,7 +265,7 @@ pub fn run(a: &Args) -> Result<()> {
 }
 
 /// The openings of an `--openings` flag: `book:FILE[:K]` gives, for opening `k` in `0..count`, the
-/// position after [`Book::walk`] of K plies (8 by default) with `seed`, named
+/// moves of [`Book::walk_moves`] of K plies (8 by default) with `seed`, named
 /// `book:FILE#<FNV-1a of the file>:K` so that a changed book changes the run key; anything else
 /// is [`Openings::parse`]'s.
 pub fn openings<P: Position>(rules: P::Rules, spec: &str, seed: u64, count: u64) -> Result<Openings> {
@@ -252,6 +284,6 @@ pub fn openings<P: Position>(rules: P::Rules, spec: &str, seed: u64, count: u64)
     let path = Path::new(file);
     let bytes = std::fs::read(path).with_context(|| format!("reading book {file}"))?;
     let book = Book::<P>::from_bytes(rules, &bytes, path)?;
-    let lines = (0..count).map(|k| book.walk(seed, k, plies).to_lfen()).collect();
+    let lines = (0..count).map(|k| book.walk_moves(seed, k, plies)).collect();
     Ok(Openings::Lines { name: format!("book:{file}#{:016x}:{plies}", fnv1a(&bytes)), lines })
 }

@@ -313,20 +313,26 @@ pub fn execute<P: Position>(rules: P::Rules, args: &RunArgs, cfg: &RunConfig, ui
     Ok(summary)
 }
 
-/// Rewrites `games.parquet` from `games.csv` when `--format parquet` is given or the run was
-/// started with it (its manifest says so), and records the format in the manifest.
+/// Rewrites `games.parquet` from `games.csv` (and `plies.parquet` from `plies.csv`, when the run
+/// has one) when `--format parquet` is given or the run was started with it (its manifest says
+/// so), and records the format in the manifest.
 #[cfg(feature = "analysis")]
 fn parquet_copy(args: &RunArgs) -> Result<()> {
     use anyhow::Context;
-    use stackchess_selfplay::run::{GAMES_CSV, MANIFEST};
+    use stackchess_selfplay::records::{GAMES_CSV, GAMES_PARQUET, MANIFEST, PLIES_CSV, PLIES_PARQUET};
     let manifest_path = args.out.join(MANIFEST);
     let mut manifest = stackchess_selfplay::Manifest::read(&manifest_path)?;
     if args.format != GamesFormat::Parquet && manifest.format != PARQUET_FORMAT {
         return Ok(());
     }
-    let out = args.out.join(stackchess_analysis::load::GAMES_PARQUET);
+    let out = args.out.join(GAMES_PARQUET);
     stackchess_analysis::load::write_games_parquet(&args.out.join(GAMES_CSV), &out)
         .with_context(|| format!("writing {}", out.display()))?;
+    if args.out.join(PLIES_CSV).is_file() {
+        let out = args.out.join(PLIES_PARQUET);
+        stackchess_analysis::load::write_plies_parquet(&args.out.join(PLIES_CSV), &out)
+            .with_context(|| format!("writing {}", out.display()))?;
+    }
     if manifest.format != PARQUET_FORMAT {
         manifest.format = PARQUET_FORMAT.into();
         manifest.write(&manifest_path)?;
@@ -363,6 +369,13 @@ pub fn print_run(args: &RunArgs, s: &Summary, ui: &Ui) {
         println!(
             "Recovered: dropped an incomplete last record ({} bytes); its game is played again",
             s.recovered.truncated_bytes
+        );
+    }
+    let plies = &s.recovered_plies;
+    if plies.truncated_bytes > 0 || plies.dropped > 0 {
+        println!(
+            "Recovered plies.csv: dropped {} rows of games not in games.csv and an incomplete last row of {} bytes",
+            plies.dropped, plies.truncated_bytes
         );
     }
     if t.games > 0 {

@@ -66,6 +66,12 @@ pub struct AnalysisArgs {
     /// Opening diversity: prefix lengths in plies (comma-separated; empty for none).
     #[arg(long, value_delimiter = ',', default_value = "1,2,4,8", value_name = "K,...")]
     pub opening_plies: Vec<usize>,
+    /// Skip the per-ply statistics (evaluation by ply, comebacks; version-2 records only).
+    #[arg(long)]
+    pub no_plies: bool,
+    /// Comebacks: the lead, in centipawns, the eventual loser's own search must have seen.
+    #[arg(long, default_value_t = 100, value_name = "CP")]
+    pub comeback_cp: i32,
     /// A user-defined rule set the records use (repeatable), so that their games can be replayed
     /// for piece values.
     #[arg(long = "rules", value_name = "FILE")]
@@ -86,6 +92,10 @@ impl AnalysisArgs {
                 bootstrap: self.bootstrap,
                 seed: self.seed,
                 ..PieceOptions::default()
+            }),
+            plies: (!self.no_plies).then_some(stackchess_analysis::plies::PlyOptions {
+                comeback_cp: self.comeback_cp,
+                ..stackchess_analysis::plies::PlyOptions::default()
             }),
         })
     }
@@ -139,8 +149,12 @@ pub fn load_inputs(inputs: &[String]) -> Result<Games> {
     Ok(games)
 }
 
-/// Warns on stderr about games the piece-value regression could not replay.
+/// Warns on stderr about games the piece-value regression could not replay, and games the
+/// per-ply statistics leave out.
 pub fn warn_skipped(a: &Analysis) {
+    if let Some(note) = a.plies.as_ref().and_then(stackchess_analysis::plies::PlyStats::note) {
+        eprintln!("note: {note}");
+    }
     for pv in a.pieces.iter().flatten() {
         if pv.skipped > 0 {
             eprintln!(

@@ -1,8 +1,6 @@
 //! `stackchess book export`: a fide book in PolyGlot's format, for other tools.
 
 use anyhow::{bail, Result};
-use stackchess_book::{polyglot, Book};
-use stackchess_variants::Variant;
 use std::path::PathBuf;
 
 /// Flags of `book export`.
@@ -19,7 +17,20 @@ pub struct ExportArgs {
 }
 
 /// Runs `book export`.
+#[cfg(not(feature = "polyglot"))]
 pub fn run(a: &ExportArgs) -> Result<()> {
+    bail!(
+        "{}: this build of stackchess leaves out the PolyGlot export; build it with `--features polyglot` \
+         (PolyGlot keys come from shakmaty, which is GPL-3.0: such a build is GPL-3.0 as a whole)",
+        a.file.display()
+    )
+}
+
+/// Runs `book export`.
+#[cfg(feature = "polyglot")]
+pub fn run(a: &ExportArgs) -> Result<()> {
+    use stackchess_book::{polyglot, Book};
+    use stackchess_variants::Variant;
     let header = stackchess_book::read_header(&a.file)?;
     if header.variant != Variant::Fide.name() {
         bail!("{}: a {} book; PolyGlot books are for standard chess (fide) only", a.file.display(), header.variant);

@@ -78,7 +78,7 @@ impl WithPosition for Suite<'_> {
             let scored: Vec<Option<(P, i32)>> = batch
                 .par_iter()
                 .map(|&k| {
-                    let pos: P = openings.opening(rules, a.seed, k, |_| true).ok()?;
+                    let pos: P = openings.opening(rules, a.seed, k, |_| true).ok()?.position;
                     let mut engine = Engine::<P>::new(rules, config.clone());
                     let r = engine.search(&pos, &[], &Limits::nodes(a.nodes), &AtomicBool::new(false), &mut |_| {});
                     match r.score {
