@@ -22,7 +22,7 @@ pub use compare::{compare, comparisons_table, Comparison};
 pub use error::{AnalysisError, Result};
 pub use load::{load, GameRow, Games};
 pub use pieces::{PieceOptions, PieceValues};
-pub use report::Report;
+pub use report::{GameLink, Report};
 pub use table::{render, write_all, Format, ShortNames, Table};
 
 /// What [`analyse`] computes besides the always-present results, lengths and terminations.
@@ -108,6 +108,20 @@ impl Analysis {
     /// # Errors
     /// A polars error.
     pub fn report(&self, title: &str, notes: Vec<String>, comparison: Option<&Comparison>) -> Result<String> {
+        self.report_with_games(title, notes, comparison, &[])
+    }
+
+    /// The HTML report with a section of links to games worth a look (see [`GameLink`]).
+    ///
+    /// # Errors
+    /// A polars error.
+    pub fn report_with_games(
+        &self,
+        title: &str,
+        notes: Vec<String>,
+        comparison: Option<&Comparison>,
+        games: &[GameLink],
+    ) -> Result<String> {
         report::html(&Report {
             title: title.to_owned(),
             notes,
@@ -115,6 +129,7 @@ impl Analysis {
             tables: self.tables.clone(),
             pieces: self.pieces.as_deref(),
             comparison,
+            games,
         })
     }
 }

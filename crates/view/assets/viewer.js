@@ -10,10 +10,13 @@
   const GAMES = DATA.games;
   const ROW = 24;
   const FILES = 'abcdefgh';
-  const GLYPH = {
-    K: '\u2654', Q: '\u2655', R: '\u2656', B: '\u2657', N: '\u2658', P: '\u2659',
-    k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F',
-  };
+  // The filled symbols for both sides (coloured by CSS), in text presentation (U+FE0E: never emoji).
+  const FILLED = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F' };
+  const GLYPH = {};
+  for (const [c, g] of Object.entries(FILLED)) {
+    GLYPH[c] = g + '\uFE0E';
+    GLYPH[c.toUpperCase()] = g + '\uFE0E';
+  }
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => {
     const e = document.createElement(tag);
