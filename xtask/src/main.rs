@@ -155,7 +155,7 @@ fn report_check() -> Result<()> {
     ]))
 }
 
-/// Drives the game viewer in headless Chromium: the ignored tests of crates/cli/tests/viewer_browser.rs
+/// Drives the game viewer in headless Chromium: the ignored tests of `crates/cli/tests/viewer_browser.rs`
 /// (a small real run stepped through and filtered; a page of 1000 games timed).
 fn viewer_check() -> Result<()> {
     if Command::new("chromium").arg("--version").output().is_err() {

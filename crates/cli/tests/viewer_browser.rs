@@ -1,4 +1,4 @@
-//! The viewer page driven in headless Chromium over the DevTools protocol (`cargo xtask
+//! The viewer page driven in headless Chromium over the `DevTools` protocol (`cargo xtask
 //! viewer-check` runs these; they are ignored otherwise, as they need `chromium` on the PATH).
 //!
 //! A small real run (fide and malka self-play through the CLI): stepping by arrow keys, buttons,
@@ -13,6 +13,7 @@ use stackchess_core::{coord, Position, Rules, SplitMix64};
 use stackchess_variants::{Variant, WithPosition};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -55,7 +56,7 @@ fn launch(profile: &Path) -> Result<Browser> {
         .sandbox(false)
         .user_data_dir(Some(profile.to_owned()))
         .window_size(Some((1400, 1000)))
-        .idle_browser_timeout(Duration::from_secs(300))
+        .idle_browser_timeout(Duration::from_mins(5))
         .args(args)
         .build()
         .map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -361,15 +362,16 @@ impl WithPosition for Synthetic<'_> {
             };
             let id = format!("5e1f7e7c0ffee000-{i:06}");
             let start = rules.startpos().to_lfen();
-            self.games.push_str(&format!(
-                "{id},5e1f7e7c0ffee000,{},7,{i},{i},default,default,{start},{},{result},{termination},{},0,0,0,0,0,0,0,0,0,0,synthetic,0.1.0\n",
+            let _ = writeln!(
+                self.games,
+                "{id},5e1f7e7c0ffee000,{},7,{i},{i},default,default,{start},{},{result},{termination},{},0,0,0,0,0,0,0,0,0,0,synthetic,0.1.0",
                 rules.name(),
                 moves.join(" "),
                 moves.len()
-            ));
+            );
             for (k, m) in moves.iter().enumerate() {
                 let cp = ((k as f64 / 9.0).sin() * 300.0) as i32;
-                self.plies.push_str(&format!("{id},{},{m},x,{cp},,8,12,1000,5\n", k + 1));
+                let _ = writeln!(self.plies, "{id},{},{m},x,{cp},,8,12,1000,5", k + 1);
             }
         }
     }

@@ -4,6 +4,7 @@ use crate::cmd::view::{load_rules, read_all, variant_of, Record};
 use anyhow::{anyhow, bail, Result};
 use stackchess_core::{parse_coord, san, Position, Rules};
 use stackchess_variants::WithPosition;
+use stackchess_view::Score;
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -57,20 +58,19 @@ impl WithPosition for Run<'_> {
             "game {} ({}): White {}, Black {}; {} ({})",
             r.id, r.variant, r.white, r.black, r.result, r.termination
         )?;
-        let mut line = format!("ply {n} of {total}");
+        write!(out, "ply {n} of {total}")?;
         if data.opening > 0 {
-            line.push_str(&format!(" (the first {} the opening)", data.opening));
+            write!(out, " (the first {} the opening)", data.opening)?;
         }
         if let Some(last) = last {
-            line.push_str(&format!("; last move {last}"));
+            write!(out, "; last move {last}")?;
         }
-        if let Some(e) = n.checked_sub(data.opening + 1).and_then(|i| r.scores.get(i).copied().flatten()) {
-            line.push_str(&match e {
-                stackchess_view::Score::Cp(cp) => format!("; the mover's evaluation {:+.2}", f64::from(cp) / 100.0),
-                stackchess_view::Score::Mate(m) => format!("; the mover's evaluation: mate in {m}"),
-            });
+        match n.checked_sub(data.opening + 1).and_then(|i| r.scores.get(i).copied().flatten()) {
+            Some(Score::Cp(cp)) => write!(out, "; the mover's evaluation {:+.2}", f64::from(cp) / 100.0)?,
+            Some(Score::Mate(m)) => write!(out, "; the mover's evaluation: mate in {m}")?,
+            None => {}
         }
-        writeln!(out, "{line}\n")?;
+        writeln!(out, "\n")?;
         write!(out, "{}", crate::cmd::show::draw(&pos))?;
         Ok(())
     }
