@@ -161,7 +161,9 @@ fn viewer_check() -> Result<()> {
     if Command::new("chromium").arg("--version").output().is_err() {
         bail!("chromium is not on the PATH (apt-get install -y chromium)");
     }
-    run(Command::new("cargo").args(["test", "-p", "stackchess", "--test", "viewer_browser", "--"]).args([
+    // `--workspace` (the test target is the CLI's alone) resolves features as `cargo test --workspace`
+    // does, so CI reuses that build instead of building polars again for `-p stackchess`.
+    run(Command::new("cargo").args(["test", "--workspace", "--test", "viewer_browser", "--"]).args([
         "--ignored",
         "--nocapture",
         "--test-threads=1",
