@@ -6,6 +6,7 @@
 //! - `perft-deep`: the deep counts the normal test run skips (fide start position depth 6 and the
 //!   full golden files), checked against the files.
 //! - `ci`: the sequence `.ci/run` runs (fmt, clippy, tests).
+//! - `report-check`, `viewer-check`: the HTML report and the game viewer in headless Chromium.
 
 use anyhow::{bail, Context, Result};
 use stackchess_core::Rules as _;
@@ -154,6 +155,21 @@ fn report_check() -> Result<()> {
     ]))
 }
 
+/// Drives the game viewer in headless Chromium: the ignored tests of `crates/cli/tests/viewer_browser.rs`
+/// (a small real run stepped through and filtered; a page of 1000 games timed).
+fn viewer_check() -> Result<()> {
+    if Command::new("chromium").arg("--version").output().is_err() {
+        bail!("chromium is not on the PATH (apt-get install -y chromium)");
+    }
+    // `--workspace` (the test target is the CLI's alone) resolves features as `cargo test --workspace`
+    // does, so CI reuses that build instead of building polars again for `-p stackchess`.
+    run(Command::new("cargo").args(["test", "--workspace", "--test", "viewer_browser", "--"]).args([
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ]))
+}
+
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -161,6 +177,7 @@ fn main() -> Result<()> {
         Some("perft-deep") => deep(),
         Some("ci") => ci(),
         Some("report-check") => report_check(),
-        _ => bail!("usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci | report-check"),
+        Some("viewer-check") => viewer_check(),
+        _ => bail!("usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci | report-check | viewer-check"),
     }
 }

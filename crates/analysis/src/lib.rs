@@ -23,7 +23,7 @@ pub use compare::{compare, comparisons_table, Comparison};
 pub use error::{AnalysisError, Result};
 pub use load::{load, GameRow, Games};
 pub use pieces::{PieceOptions, PieceValues};
-pub use report::Report;
+pub use report::{GameLink, Report};
 pub use table::{render, write_all, Format, ShortNames, Table};
 
 /// What [`analyse`] computes besides the always-present results, lengths and terminations.
@@ -125,6 +125,20 @@ impl Analysis {
     /// # Errors
     /// A polars error.
     pub fn report(&self, title: &str, notes: Vec<String>, comparison: Option<&Comparison>) -> Result<String> {
+        self.report_with_games(title, notes, comparison, &[])
+    }
+
+    /// The HTML report with a section of links to games worth a look (see [`GameLink`]).
+    ///
+    /// # Errors
+    /// A polars error.
+    pub fn report_with_games(
+        &self,
+        title: &str,
+        notes: Vec<String>,
+        comparison: Option<&Comparison>,
+        games: &[GameLink],
+    ) -> Result<String> {
         report::html(&Report {
             title: title.to_owned(),
             notes,
@@ -133,6 +147,7 @@ impl Analysis {
             pieces: self.pieces.as_deref(),
             plies: self.plies.as_ref(),
             comparison,
+            games,
         })
     }
 }

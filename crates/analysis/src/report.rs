@@ -28,6 +28,38 @@ pub struct Report<'a> {
     pub plies: Option<&'a PlyStats>,
     /// A comparison of two sets, if any.
     pub comparison: Option<&'a Comparison>,
+    /// Games to look at, linked into a viewer page (none: no such section).
+    pub games: &'a [GameLink],
+}
+
+/// A game the report links to, shown under "Games to look at" with the others of its variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameLink {
+    /// The variant (the group it is listed in).
+    pub variant: String,
+    /// Why it is worth a look (the link's text): `shortest White win`, ...
+    pub label: String,
+    /// Where it opens: a viewer page and fragment (`games.html#game=ID&ply=0`).
+    pub href: String,
+    /// What follows the link: length, result, id.
+    pub detail: String,
+}
+
+fn games_html(links: &[GameLink]) -> String {
+    let mut by_variant: BTreeMap<&str, Vec<&GameLink>> = BTreeMap::new();
+    for l in links {
+        by_variant.entry(&l.variant).or_default().push(l);
+    }
+    let mut s = String::from("<h2>Games to look at</h2><div class=\"games\">");
+    for (variant, links) in by_variant {
+        let _ = write!(s, "<div><b>{}</b><ul>", esc(variant));
+        for l in links {
+            let _ = write!(s, "<li><a href=\"{}\">{}</a>: {}</li>", esc(&l.href), esc(&l.label), esc(&l.detail));
+        }
+        s.push_str("</ul></div>");
+    }
+    s.push_str("</div>");
+    s
 }
 
 const CSS: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}\
@@ -37,7 +69,7 @@ svg.chart{background:#fff;border:1px solid #e4e4e4;border-radius:4px;padding:6px
 svg .ttl{font-size:13px;font-weight:600;fill:#222}svg .lbl{font-size:11px;fill:#333}svg .val{font-size:10px}\
 table{border-collapse:collapse;font-size:12px;margin:10px 0 18px}th,td{border:1px solid #ddd;padding:3px 7px;white-space:nowrap}.scroll{overflow-x:auto}\
 th{background:#f4f4f4;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}caption{text-align:left;font-weight:600;padding:4px 0}\
-footer{margin-top:40px;color:#777;font-size:.8em}";
+footer{margin-top:40px;color:#777;font-size:.8em}.games{display:flex;flex-wrap:wrap;gap:8px 40px}.games ul{margin:4px 0}";
 
 /// The white-win, draw and black-win colours.
 const WDL_COLOURS: [&str; 3] = ["#f3e3c3", "#9e9e9e", "#3a3a3a"];
@@ -255,6 +287,9 @@ pub fn html(r: &Report<'_>) -> Result<String> {
     s.push_str(&length_charts(r.rows, &names));
     s.push_str("<h2>How games end</h2>");
     s.push_str(&termination_chart(r.rows, &names));
+    if !r.games.is_empty() {
+        s.push_str(&games_html(r.games));
+    }
     if let Some(p) = r.pieces {
         s.push_str("<h2>Piece values</h2>");
         s.push_str(&piece_charts(p));

@@ -2,7 +2,9 @@
 
 use polars::prelude::*;
 use polars_io::prelude::{ParquetReader, SerReader};
-use stackchess_analysis::{analyse, compare_sets, load, render, write_all, Format, Games, Options, PieceOptions};
+use stackchess_analysis::{
+    analyse, compare_sets, load, render, write_all, Format, GameLink, Games, Options, PieceOptions,
+};
 use std::path::PathBuf;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
@@ -106,6 +108,26 @@ fn report_holds_every_chart_and_table() {
     for t in ["t-summary", "t-lengths", "t-terminations", "t-openings", "t-pieces"] {
         assert!(html.contains(t), "table {t}");
     }
+}
+
+#[test]
+fn report_links_the_games_to_look_at_by_variant() {
+    let a = analyse(&basic(), &quick()).unwrap();
+    assert!(!a.report("r", vec![], None).unwrap().contains("Games to look at"), "no links, no section");
+    let link = |variant: &str, label: &str, id: &str| GameLink {
+        variant: variant.into(),
+        label: label.into(),
+        href: format!("games.html#game={id}&ply=0"),
+        detail: format!("12 plies <{id}>"),
+    };
+    let links = [link("traditional", "longest draw", "t-1"), link("malka", "shortest White win", "m-1")];
+    let html = a.report_with_games("r", vec![], None, &links).unwrap();
+    let section = &html[html.find("<h2>Games to look at</h2>").expect("the section")..];
+    let (m, t) = (section.find("<b>malka</b>").unwrap(), section.find("<b>traditional</b>").unwrap());
+    assert!(m < t, "variants in name order");
+    assert!(section
+        .contains("<li><a href=\"games.html#game=m-1&amp;ply=0\">shortest White win</a>: 12 plies &lt;m-1&gt;</li>"));
+    assert!(html.find("<h2>How games end</h2>").unwrap() < html.find("<h2>Games to look at</h2>").unwrap());
 }
 
 #[test]

@@ -40,6 +40,10 @@ enum Command {
     Rules(cmd::rules::Args),
     /// Join the directories of a run's shards (`selfplay --shard I/N`) into one run directory.
     Merge(cmd::merge::Args),
+    /// Write the games of run directories into one self-contained HTML page that replays them.
+    View(cmd::view::Args),
+    /// Print a recorded game's position at a ply, levels side by side.
+    Replay(cmd::replay::Args),
     /// Balance statistics of self-play directories: W/D/L, White's score and Elo, lengths, terminations, piece values.
     #[cfg(feature = "analysis")]
     Stats(cmd::stats::Args),
@@ -65,6 +69,8 @@ fn main() -> ExitCode {
         Command::Match(a) => cmd::match_::run(&a),
         Command::Merge(a) => cmd::merge::run(&a),
         Command::Rules(a) => cmd::rules::run(&a),
+        Command::View(a) => cmd::view::run(&a),
+        Command::Replay(a) => cmd::replay::run(&a),
         Command::Book(a) => cmd::book::run(&a),
         #[cfg(feature = "analysis")]
         Command::Stats(a) => cmd::stats::run(&a),

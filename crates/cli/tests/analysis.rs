@@ -109,6 +109,17 @@ fn balance_plays_both_variants_and_writes_the_report() {
     assert!(stdout.contains("white_score") && stdout.contains("draw_rate"), "{stdout}");
     let report = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(report.contains("<h2>Comparison</h2>") && report.contains("<svg"));
+    // The games to look at link into the viewer page written beside the report.
+    let page = std::fs::read_to_string(dir.join("games.html")).unwrap();
+    let section = &report[report.find("<h2>Games to look at</h2>").expect("the section")..];
+    for v in ["malka", "traditional"] {
+        assert!(section.contains(&format!("<b>{v}</b>")), "{section}");
+    }
+    let ids: Vec<&str> = section.split("href=\"games.html#game=").skip(1).map(|s| &s[..s.find('&').unwrap()]).collect();
+    assert!(ids.len() >= 2 && section.matches("typical length</a>").count() == 2, "{section}");
+    for id in ids {
+        assert!(page.contains(&format!("\"id\":\"{id}\"")), "{id} is in the page");
+    }
     for v in ["malka", "traditional"] {
         let games = std::fs::read_to_string(dir.join(v).join("games.csv")).unwrap();
         assert_eq!(games.lines().count(), 5, "{v}");

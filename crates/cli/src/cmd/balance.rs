@@ -1,5 +1,5 @@
 //! `stackchess balance`: the main job. A self-play batch of each variant, then the comparison
-//! table on stdout and the HTML report.
+//! table on stdout, the HTML report, and the viewer page of the games it links to.
 //!
 //! Each variant's batch lives in `DIR/<variant>/` (a normal self-play directory); running the
 //! command again with the same settings reuses the finished games and plays only missing ones.
@@ -7,11 +7,14 @@
 use crate::cmd::stats::{notes, warn_skipped, AnalysisArgs, OutputArgs};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use stackchess_analysis::{analyse, compare_sets, comparisons_table, load, render, write_all, Options, Table};
+use stackchess_analysis::{
+    analyse, compare_sets, comparisons_table, load, render, write_all, GameLink, Options, Table,
+};
 use stackchess_core::{Position, Rules};
 use stackchess_search::{Limits, SearchConfig};
 use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, ResignRule, RunConfig, RunEnd, Shard};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
+use stackchess_view::{telling_games, GameSummary};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,7 +38,7 @@ pub struct Args {
     /// Search nodes per move.
     #[arg(long, default_value_t = DEFAULT_NODES)]
     pub nodes: u64,
-    /// Output directory: one self-play directory per variant, report.html.
+    /// Output directory: one self-play directory per variant, report.html, games.html (the viewer).
     #[arg(long, default_value = "balance-out")]
     pub dir: PathBuf,
     /// Base seed of the batches.
@@ -143,6 +146,51 @@ impl WithPosition for Batch<'_> {
     }
 }
 
+/// Writes the viewer page of every game (`games.html` beside the report) and returns the links
+/// to the games worth a look in each variant.
+fn games_page(dirs: &[String], report: &Path) -> Result<Vec<GameLink>> {
+    let inputs: Vec<PathBuf> = dirs.iter().map(PathBuf::from).collect();
+    let (records, _) = crate::cmd::view::read_all(&inputs)?;
+    let (mut games, mut skipped) = (Vec::new(), Vec::new());
+    for g in crate::cmd::view::replay_all(&records)? {
+        match g {
+            Ok(g) => games.push(g),
+            Err(e) => skipped.push(e),
+        }
+    }
+    if let Some(first) = skipped.first() {
+        eprintln!(
+            "warning: {} game(s) could not be replayed and are not in the games page (first: {first})",
+            skipped.len()
+        );
+    }
+    let page = report.with_file_name("games.html");
+    let notes = [format!("{} games of {}", games.len(), dirs.join(", "))];
+    let html = stackchess_view::page("stackchess balance: the games", &notes, &games)?;
+    std::fs::write(&page, html).with_context(|| format!("writing {}", page.display()))?;
+    eprintln!("wrote {}", page.display());
+    let name = page.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let summaries: Vec<GameSummary> = games
+        .iter()
+        .map(|g| GameSummary {
+            id: &g.id,
+            variant: &g.variant,
+            result: &g.result,
+            termination: &g.termination,
+            plies: g.searched_plies() as u64,
+        })
+        .collect();
+    Ok(telling_games(&summaries)
+        .into_iter()
+        .map(|p| GameLink {
+            href: format!("{name}{}", stackchess_view::fragment(&p.id, 0)),
+            detail: format!("{} plies, {} ({}), {}", p.plies, p.result, p.termination, p.id),
+            label: p.reason.to_owned(),
+            variant: p.variant,
+        })
+        .collect())
+}
+
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
     if a.variants.is_empty() {
@@ -201,7 +249,12 @@ pub fn run(a: &Args) -> Result<()> {
             played.as_secs_f64()
         ),
     );
-    let html = analysis.report("stackchess balance: how balanced is each rule set?", n, comparisons.first())?;
+    let links = games_page(&dirs, &report).unwrap_or_else(|e| {
+        eprintln!("warning: no games page: {e:#}");
+        Vec::new()
+    });
+    let title = "stackchess balance: how balanced is each rule set?";
+    let html = analysis.report_with_games(title, n, comparisons.first(), &links)?;
     std::fs::write(&report, html).with_context(|| format!("writing the report {}", report.display()))?;
     eprintln!("wrote {} ({:.0}s in all)", report.display(), started.elapsed().as_secs_f64());
     Ok(())

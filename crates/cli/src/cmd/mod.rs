@@ -13,8 +13,10 @@ pub mod match_;
 pub mod merge;
 pub mod moves;
 pub mod perft;
+pub mod replay;
 pub mod rules;
 pub mod selfplay;
 pub mod show;
 #[cfg(feature = "analysis")]
 pub mod stats;
+pub mod view;

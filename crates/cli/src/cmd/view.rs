@@ -1,0 +1,229 @@
+//! `stackchess view`: the games of run directories in one self-contained HTML page
+//! (docs/viewer.md). Also the reading of records that `replay` and `balance` share.
+
+use anyhow::{bail, Context, Result};
+use stackchess_core::Position;
+use stackchess_selfplay::read_records;
+use stackchess_variants::{Variant, VariantArg, WithPosition};
+use stackchess_view::{GameData, GameInput, Score, ViewError};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// Flags of `view`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Run directories (their games.csv, and plies.csv where there is one) or games.csv files.
+    #[arg(required = true, value_name = "RUN_DIR")]
+    inputs: Vec<PathBuf>,
+    /// Put only this game in the page (repeatable); all games by default.
+    #[arg(long, value_name = "ID")]
+    game: Vec<String>,
+    /// The page to write.
+    #[arg(long, value_name = "FILE.html", default_value = "games.html")]
+    out: PathBuf,
+    /// A user-defined rule set the records use (repeatable).
+    #[arg(long = "rules", value_name = "FILE")]
+    rules: Vec<PathBuf>,
+}
+
+/// One game as the viewer and `replay` read it.
+#[derive(Clone, Debug, Default)]
+pub struct Record {
+    /// `game_id`.
+    pub id: String,
+    /// `variant`.
+    pub variant: String,
+    /// `white`.
+    pub white: String,
+    /// `black`.
+    pub black: String,
+    /// `result`.
+    pub result: String,
+    /// `termination`.
+    pub termination: String,
+    /// `start_lfen`.
+    pub start_lfen: String,
+    /// `opening_moves` (schema 2; empty in schema 1).
+    pub opening_moves: String,
+    /// `moves`.
+    pub moves: String,
+    /// The mover's score per ply of `moves`, from plies.csv (empty without one).
+    pub scores: Vec<Option<Score>>,
+}
+
+impl Record {
+    /// The record as the view crate takes it.
+    pub fn input(&self) -> GameInput<'_> {
+        GameInput {
+            id: &self.id,
+            variant: &self.variant,
+            white: &self.white,
+            black: &self.black,
+            result: &self.result,
+            termination: &self.termination,
+            start_lfen: &self.start_lfen,
+            opening_moves: &self.opening_moves,
+            moves: &self.moves,
+            scores: self.scores.clone(),
+        }
+    }
+}
+
+/// A row of plies.csv (the columns the viewer uses; the others are ignored).
+#[derive(serde::Deserialize)]
+struct PlyRow {
+    game_id: String,
+    ply: usize,
+    score_cp: Option<i32>,
+    mate: Option<i32>,
+}
+
+/// Reads the games of one input: a run directory or a games.csv in one, and the plies.csv beside
+/// it when there is one. The one place that knows the record format.
+///
+/// # Errors
+/// An unreadable or damaged file, naming it (and the line).
+pub fn read_run(input: &Path) -> Result<Vec<Record>> {
+    let (games, dir) = if input.is_dir() {
+        (input.join("games.csv"), input.to_owned())
+    } else {
+        (input.to_owned(), input.parent().map(Path::to_owned).unwrap_or_default())
+    };
+    let records = read_records(&games).with_context(|| format!("reading records {}", games.display()))?;
+    let mut out: Vec<Record> = records
+        .into_iter()
+        .map(|r| Record {
+            id: r.game_id,
+            variant: r.variant,
+            white: r.white,
+            black: r.black,
+            result: r.result,
+            termination: r.termination,
+            start_lfen: r.start_lfen,
+            opening_moves: String::new(),
+            moves: r.moves,
+            scores: Vec::new(),
+        })
+        .collect();
+    let plies = dir.join("plies.csv");
+    if plies.exists() {
+        let index: BTreeMap<String, usize> = out.iter().enumerate().map(|(i, r)| (r.id.clone(), i)).collect();
+        let mut reader = csv::Reader::from_path(&plies).with_context(|| format!("reading {}", plies.display()))?;
+        for (line, row) in reader.deserialize::<PlyRow>().enumerate() {
+            let row = row.with_context(|| format!("{}, record {}", plies.display(), line + 1))?;
+            let Some(&g) = index.get(&row.game_id) else { continue };
+            if row.ply == 0 {
+                bail!("{}, record {}: ply 0 (plies count from 1)", plies.display(), line + 1);
+            }
+            let score = match (row.mate, row.score_cp) {
+                (Some(m), _) => Some(Score::Mate(m)),
+                (None, Some(cp)) => Some(Score::Cp(cp)),
+                (None, None) => None,
+            };
+            let scores = &mut out[g].scores;
+            if scores.len() < row.ply {
+                scores.resize(row.ply, None);
+            }
+            scores[row.ply - 1] = score;
+        }
+    }
+    Ok(out)
+}
+
+/// The games of all inputs, sorted by id, each id once; also how many duplicates were dropped.
+///
+/// # Errors
+/// As [`read_run`].
+pub fn read_all(inputs: &[PathBuf]) -> Result<(Vec<Record>, usize)> {
+    let mut all = Vec::new();
+    for input in inputs {
+        all.extend(read_run(input)?);
+    }
+    all.sort_by(|a, b| a.id.cmp(&b.id));
+    let before = all.len();
+    let mut seen = HashSet::new();
+    all.retain(|r| seen.insert(r.id.clone()));
+    let dropped = before - all.len();
+    Ok((all, dropped))
+}
+
+/// The rule set a record's `variant` names (a user-defined one must have been loaded by --rules).
+///
+/// # Errors
+/// An unknown variant, naming the game.
+pub fn variant_of(r: &Record) -> Result<Variant> {
+    let v = r.variant.parse::<VariantArg>().and_then(|a| a.load());
+    v.with_context(|| {
+        format!("game {}: variant '{}' (a user-defined rule set's games need --rules FILE)", r.id, r.variant)
+    })
+}
+
+struct Replay<'a>(Vec<&'a Record>);
+
+impl WithPosition for Replay<'_> {
+    type Output = Vec<Result<GameData, ViewError>>;
+    fn call<P: Position>(self, rules: P::Rules) -> Self::Output {
+        self.0.iter().map(|r| stackchess_view::replay::<P>(rules, &r.input())).collect()
+    }
+}
+
+/// Replays every record into the page's data, in the order given; a game that does not replay
+/// gives its error in its place.
+///
+/// # Errors
+/// A record of an unknown variant.
+pub fn replay_all(records: &[Record]) -> Result<Vec<Result<GameData, ViewError>>> {
+    let mut by_variant: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        by_variant.entry(&r.variant).or_default().push(i);
+    }
+    let mut out: Vec<Option<Result<GameData, ViewError>>> = vec![None; records.len()];
+    for indices in by_variant.values() {
+        let variant = variant_of(&records[indices[0]])?;
+        let games = variant.with(Replay(indices.iter().map(|&i| &records[i]).collect()));
+        for (&i, g) in indices.iter().zip(games) {
+            out[i] = Some(g);
+        }
+    }
+    Ok(out.into_iter().flatten().collect())
+}
+
+/// Loads the `--rules` files.
+///
+/// # Errors
+/// An unreadable or bad rule file.
+pub fn load_rules(rules: &[PathBuf]) -> Result<()> {
+    for path in rules {
+        Variant::load_rules(path)?;
+    }
+    Ok(())
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<()> {
+    load_rules(&a.rules)?;
+    let (mut records, duplicates) = read_all(&a.inputs)?;
+    if !a.game.is_empty() {
+        for id in &a.game {
+            if !records.iter().any(|r| &r.id == id) {
+                bail!("game {id} is not in {}", inputs_text(&a.inputs));
+            }
+        }
+        records.retain(|r| a.game.contains(&r.id));
+    }
+    let games = replay_all(&records)?.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let with_evals = games.iter().filter(|g| g.evals.is_some()).count();
+    let mut notes = vec![format!("{} games from {}", games.len(), inputs_text(&a.inputs))];
+    if duplicates > 0 {
+        notes.push(format!("{duplicates} duplicate game ids dropped"));
+    }
+    notes.push(format!("{with_evals} with evaluations"));
+    let html = stackchess_view::page("stackchess games", &notes, &games)?;
+    std::fs::write(&a.out, html).with_context(|| format!("writing {}", a.out.display()))?;
+    eprintln!("wrote {} ({} games)", a.out.display(), games.len());
+    Ok(())
+}
+
+fn inputs_text(inputs: &[PathBuf]) -> String {
+    inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
