@@ -43,22 +43,6 @@ pub fn parse_perft_file(text: &str) -> Result<Vec<PerftEntry>, String> {
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_blocks_and_names_bad_lines() {
-        let text = "# start\nid 1\nlfen 8/8 w - -\nperft 1 20\nperft 2 400\n\nid 2\nlfen x\nperft 1 3\n";
-        let e = parse_perft_file(text).unwrap();
-        assert_eq!(e.len(), 2);
-        assert_eq!(e[0].counts, vec![(1, 20), (2, 400)]);
-        assert_eq!(e[1].line, 8);
-        assert!(parse_perft_file("perft 1 2").unwrap_err().contains("line 1"));
-        assert!(parse_perft_file("lfen x\nperft one 2").unwrap_err().contains("line 2"));
-    }
-}
-
 /// Checks every count of the perft file `text` of at most `node_limit` leaves under `rules`: each
 /// position must read and write back unchanged and give its counts. Returns the number of counts
 /// checked.
@@ -82,4 +66,20 @@ pub fn check_perft_file<P: crate::Position>(rules: P::Rules, text: &str, node_li
         }
     }
     Ok(checked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_blocks_and_names_bad_lines() {
+        let text = "# start\nid 1\nlfen 8/8 w - -\nperft 1 20\nperft 2 400\n\nid 2\nlfen x\nperft 1 3\n";
+        let e = parse_perft_file(text).unwrap();
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].counts, vec![(1, 20), (2, 400)]);
+        assert_eq!(e[1].line, 8);
+        assert!(parse_perft_file("perft 1 2").unwrap_err().contains("line 1"));
+        assert!(parse_perft_file("lfen x\nperft one 2").unwrap_err().contains("line 2"));
+    }
 }
