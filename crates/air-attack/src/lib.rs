@@ -36,6 +36,12 @@ pub use board::Board;
 pub use rules::{Rules, TransferRules, AIR_ATTACK, START};
 pub use tables::{Tables, LEVELS};
 
+/// The evaluation preset, as a parameter file (the format of `--params`).
+pub const EVAL_PARAMS: &str = include_str!("../air-attack.params");
+
+/// The workload of `stackchess bench`: a `depth = N` line and bench positions, one LFEN a line.
+pub const BENCH: &str = include_str!("../air-attack.bench");
+
 use stackchess_core::Rules as _;
 use std::sync::OnceLock;
 

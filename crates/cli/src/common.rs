@@ -3,7 +3,9 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use stackchess_core::{Position, Rules};
+use stackchess_search::{EvalParams, SearchConfig};
 use stackchess_variants::{Variant, VariantArg};
+use std::sync::Mutex;
 
 /// `--variant` and `--lfen`.
 #[derive(Args, Debug, Clone)]
@@ -50,22 +52,54 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// The search settings for a variant: its defaults (a user-defined rule set's are its base's),
-    /// then the file, then each `--param`.
-    pub fn config(&self, variant: &str) -> Result<stackchess_search::SearchConfig> {
-        use stackchess_search::SearchConfig;
-        let variant = stackchess_variants::eval_name(variant);
-        let mut c = if self.plain { SearchConfig::plain(variant) } else { SearchConfig::for_variant(variant) };
+    /// The search settings for the variant called `variant`: its evaluation preset (a
+    /// user-defined rule set, which has none, plays its base's, and stderr says so), then the
+    /// file, then each `--param`. The settings name where their evaluation came from.
+    pub fn config(&self, variant: &str) -> Result<SearchConfig> {
+        let v: Variant = variant.parse()?;
+        let (eval, source) = preset(v)?;
+        let mut c = if self.plain { SearchConfig::plain(eval) } else { SearchConfig::full(eval) }.with_source(source);
         if let Some(h) = self.hash {
             c.hash_mb = h;
         }
         if let Some(path) = &self.params {
             let text = std::fs::read_to_string(path).with_context(|| format!("reading --params {}", path.display()))?;
-            c.apply_file(&text).with_context(|| format!("in --params {}", path.display()))?;
+            if c.apply_file(&text).with_context(|| format!("in --params {}", path.display()))? {
+                c.eval_source = format!("file {}", path.display());
+            }
         }
         for p in &self.param {
             c.set_pair(p).with_context(|| format!("--param {p}"))?;
         }
+        if !self.param.is_empty() {
+            c.eval_source = format!("{} with --param {}", c.eval_source, self.param.join(" --param "));
+        }
         Ok(c)
+    }
+}
+
+/// The evaluation preset of `v` and its source: its own, or for a user-defined rule set its base's
+/// (said once on stderr: such a rule set is never played with another's evaluation silently).
+pub fn preset(v: Variant) -> Result<(EvalParams, String)> {
+    let base = v.base();
+    let text = v.eval_params().or(base.eval_params()).context("no evaluation preset")?;
+    let eval = EvalParams::parse(text).with_context(|| format!("the evaluation preset of {base}"))?;
+    if v.eval_params().is_some() {
+        return Ok((eval, format!("preset {v}")));
+    }
+    let source = format!("preset {base}, the base of {v}, which has none of its own");
+    note(&format!(
+        "{v} plays with the evaluation preset of {base}, the rule set it changes (tune its own with --tune)"
+    ));
+    Ok((eval, source))
+}
+
+/// Prints `text` on stderr, once per process.
+pub fn note(text: &str) {
+    static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !said.iter().any(|s| s == text) {
+        eprintln!("note: {text}");
+        said.push(text.to_owned());
     }
 }

@@ -9,6 +9,12 @@ use std::sync::OnceLock;
 /// The Nardeshir start position: White on level 1, Black on level 3.
 pub const START: &str = "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/pppppppp/8/8/8/8/8/8 w KQkq - 0 1";
 
+/// The evaluation preset, as a parameter file (the format of `--params`).
+pub const EVAL_PARAMS: &str = include_str!("../malka.params");
+
+/// The workload of `stackchess bench`: a `depth = N` line and bench positions, one LFEN a line.
+pub const BENCH: &str = include_str!("../malka.bench");
+
 /// The Malka rule set as data.
 #[must_use]
 pub fn rule_set() -> RuleSet {

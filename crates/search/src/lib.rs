@@ -16,8 +16,8 @@ mod score;
 mod see;
 mod tt;
 
-pub use bench::{bench_depth, bench_positions};
-pub use config::SearchConfig;
+pub use bench::Bench;
+pub use config::{SearchConfig, Switch};
 pub use engine::Engine;
 pub use epd::{parse_epd, EpdCase, EpdError};
 pub use eval::evaluate;

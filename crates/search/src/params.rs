@@ -1,7 +1,9 @@
-//! Evaluation parameters: per-variant defaults, overridable by `key=value` flags or a file.
+//! Evaluation parameters: a generic default, parameter files (a rule set's preset, a tuned set,
+//! `--params`), and `key=value` overrides.
 //!
 //! Every parameter has a stable key (see [`EvalParams::KEYS`]); [`EvalParams::describe`] writes
-//! them all as `key=value` in that order, so a record names the exact evaluation it used.
+//! them all as `key=value` in that order, so a record names the exact evaluation it used. A
+//! parameter file ([`EvalParams::parse`]) gives every key once, as `key = value` lines.
 
 use thiserror::Error;
 
@@ -33,6 +35,24 @@ pub enum ParamError {
         line: usize,
         /// The line.
         text: String,
+    },
+    /// A key given a second time.
+    #[error("line {line}: '{key}' is given twice (first on line {first})")]
+    Duplicate {
+        /// 1-based line number of the repetition.
+        line: usize,
+        /// The key.
+        key: String,
+        /// The line that gave it first.
+        first: usize,
+    },
+    /// A parameter file that ends before giving every key.
+    #[error("line {line}: the file ends without {missing} (a parameter file gives every key)")]
+    Missing {
+        /// The line after the last one.
+        line: usize,
+        /// The keys not given, comma-separated.
+        missing: String,
     },
     /// A good line with a bad key or value.
     #[error("line {line}: {source}")]
@@ -85,9 +105,26 @@ pub struct EvalParams {
     pub promo_any_level: bool,
 }
 
+/// The generic base: the standard chess values, for any rule set without a preset of its own.
 impl Default for EvalParams {
     fn default() -> Self {
-        EvalParams::for_variant("fide")
+        EvalParams {
+            value: [100, 320, 330, 500, 900],
+            center: [4, 6, 3, 1, 2],
+            center_level_pct: 100,
+            king_home: 8,
+            king_center: 6,
+            pawn_advance: 4,
+            pawn_advance2: 1,
+            passed: 12,
+            bishop_pair: 30,
+            tempo: 10,
+            tropism: 3,
+            mopup: 5,
+            mopup_kings: 10,
+            mobility: 0,
+            promo_any_level: false,
+        }
     }
 }
 
@@ -119,39 +156,43 @@ impl EvalParams {
         "promo_any_level",
     ];
 
-    /// The defaults for a variant (`malka`, `traditional`, `fide`, `air-attack`; anything else gets
-    /// the `fide` values). The reasoning behind each set is in the crate's README.
-    #[must_use]
-    pub fn for_variant(name: &str) -> EvalParams {
-        let base = EvalParams {
-            value: [100, 320, 330, 500, 900],
-            center: [4, 6, 3, 1, 2],
-            center_level_pct: 100,
-            king_home: 8,
-            king_center: 6,
-            pawn_advance: 4,
-            pawn_advance2: 1,
-            passed: 12,
-            bishop_pair: 30,
-            tempo: 10,
-            tropism: 3,
-            mopup: 5,
-            mopup_kings: 10,
-            mobility: 0,
-            promo_any_level: false,
-        };
-        // Material: standard values on one level; elsewhere each piece's standard value scaled by
-        // the square root of its mean mobility on an empty board, relative to standard chess (see
-        // the crate README for the table). The Malka queen steps like a king: scaled from the knight.
-        match name {
-            // Kings on the stack are better off without the "stay home" term (self-play, README).
-            "traditional" => EvalParams { value: [100, 475, 425, 640, 1150], king_home: 0, ..base },
-            "malka" => EvalParams { value: [100, 475, 425, 640, 570], center: [4, 6, 3, 1, 5], king_home: 0, ..base },
-            "air-attack" => {
-                EvalParams { value: [100, 450, 470, 690, 1240], promo_any_level: true, center_level_pct: 0, ..base }
+    /// Reads a parameter file: `key = value` lines giving every key once (blank lines and `#`
+    /// comments skipped). The rule sets' presets, `tune`'s output and `--params` files are such files.
+    ///
+    /// # Errors
+    /// The first bad line by number: not `key = value`, an unknown key, a bad value, a key given
+    /// twice, or (naming the line after the last) keys the file never gives.
+    pub fn parse(text: &str) -> Result<EvalParams, ParamError> {
+        let mut p = EvalParams::default();
+        let mut seen: Vec<(String, usize)> = Vec::new();
+        let mut lines = 0;
+        for (i, raw) in text.lines().enumerate() {
+            lines = i + 1;
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
             }
-            _ => base,
+            let (k, v) =
+                line.split_once('=').ok_or_else(|| ParamError::Syntax { line: i + 1, text: raw.to_owned() })?;
+            let k = k.trim();
+            if let Some((_, first)) = seen.iter().find(|(s, _)| s == k) {
+                return Err(ParamError::Duplicate { line: i + 1, key: k.to_owned(), first: *first });
+            }
+            p.set(k, v).map_err(|e| ParamError::Line { line: i + 1, source: Box::new(e) })?;
+            seen.push((k.to_owned(), i + 1));
         }
+        let missing: Vec<&str> = Self::KEYS.iter().copied().filter(|k| !seen.iter().any(|(s, _)| s == k)).collect();
+        if !missing.is_empty() {
+            return Err(ParamError::Missing { line: lines + 1, missing: missing.join(", ") });
+        }
+        Ok(p)
+    }
+
+    /// The parameters as a parameter file ([`EvalParams::parse`] reads it back): `key = value`
+    /// lines in [`EvalParams::KEYS`] order.
+    #[must_use]
+    pub fn to_file(&self) -> String {
+        Self::KEYS.iter().filter_map(|k| self.get(k).map(|v| format!("{k} = {v}\n"))).collect()
     }
 
     fn role_index(key: &str, prefix: &str) -> Option<usize> {
@@ -218,14 +259,6 @@ impl EvalParams {
         self.set(k, v)
     }
 
-    /// Applies a parameter file: `key = value` lines; blank lines and `#` comments are skipped.
-    ///
-    /// # Errors
-    /// The first bad line, by number. Nothing is changed unless every line is good.
-    pub fn apply_file(&mut self, text: &str) -> Result<(), ParamError> {
-        apply_lines(self, text, EvalParams::set)
-    }
-
     /// The value of a key, as text.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<String> {
@@ -268,41 +301,19 @@ pub(crate) fn split_pair(pair: &str) -> Result<(&str, &str), ParamError> {
     pair.split_once('=').ok_or_else(|| ParamError::Syntax { line: 1, text: pair.to_owned() })
 }
 
-/// Applies `key = value` lines to a copy of `target` with `set` (blank lines and `#` comments
-/// skipped) and keeps the copy only if every line is good; errors name the line.
-pub(crate) fn apply_lines<T: Clone>(
-    target: &mut T,
-    text: &str,
-    set: impl Fn(&mut T, &str, &str) -> Result<(), ParamError>,
-) -> Result<(), ParamError> {
-    let mut next = target.clone();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let (k, v) = line.split_once('=').ok_or_else(|| ParamError::Syntax { line: i + 1, text: raw.to_owned() })?;
-        set(&mut next, k, v).map_err(|e| ParamError::Line { line: i + 1, source: Box::new(e) })?;
-    }
-    *target = next;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn set_get_and_describe_round_trip() {
-        let mut p = EvalParams::for_variant("malka");
-        assert!(p.value[4] < EvalParams::for_variant("traditional").value[4]);
+        let mut p = EvalParams::default();
         p.set("value.queen", "777").unwrap();
         p.set_pair("tempo=-3").unwrap();
         assert_eq!(p.value[4], 777);
         assert_eq!(p.get("tempo").as_deref(), Some("-3"));
-        let mut q = EvalParams::for_variant("fide");
-        q.apply_file(&p.describe().replace(' ', "\n")).unwrap();
-        assert_eq!(p, q);
+        assert_eq!(EvalParams::parse(&p.describe().replace(' ', "\n")), Ok(p.clone()));
+        assert_eq!(EvalParams::parse(&p.to_file()), Ok(p));
     }
 
     #[test]
@@ -312,11 +323,19 @@ mod tests {
         assert!(e.to_string().contains("value.king"));
         let e = p.set("tempo", "x").unwrap_err();
         assert!(e.to_string().contains("'x'"));
-        let before = p.clone();
-        let e = p.apply_file("tempo = 5\n# c\n\nbishop_pair 3\n").unwrap_err();
-        assert!(e.to_string().starts_with("line 4"), "{e}");
-        let e = p.apply_file("tempo = 5\nfoo = 1").unwrap_err();
-        assert!(e.to_string().starts_with("line 2") && e.to_string().contains("foo"), "{e}");
-        assert_eq!(p, before);
+        let full = EvalParams::default().to_file();
+        let e = EvalParams::parse(&format!("{full}# c\n\nbishop_pair 3\n")).unwrap_err();
+        assert!(e.to_string().starts_with(&format!("line {}", EvalParams::KEYS.len() + 3)), "{e}");
+        let e = EvalParams::parse(&format!("{full}foo = 1")).unwrap_err();
+        assert!(
+            e.to_string().starts_with(&format!("line {}", EvalParams::KEYS.len() + 1)) && e.to_string().contains("foo")
+        );
+        let e = EvalParams::parse(&format!("tempo = 4\n{full}")).unwrap_err();
+        let line = EvalParams::KEYS.iter().position(|k| *k == "tempo").unwrap() + 2;
+        assert_eq!(e, ParamError::Duplicate { line, key: "tempo".into(), first: 1 });
+        // A file cut short: the missing keys are named, at the line where it ends.
+        let cut = full.lines().take(5).collect::<Vec<_>>().join("\n");
+        let e = EvalParams::parse(&cut).unwrap_err();
+        assert!(e.to_string().starts_with("line 6: the file ends without center.pawn, "), "{e}");
     }
 }

@@ -11,6 +11,16 @@ pub const START: &str = "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8|rnbqkbnr/
 /// The standard chess start position.
 pub const FIDE_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The evaluation presets of Traditional and of standard chess, as parameter files (the format of `--params`).
+pub const EVAL_PARAMS: &str = include_str!("../traditional.params");
+/// See [`EVAL_PARAMS`].
+pub const FIDE_EVAL_PARAMS: &str = include_str!("../fide.params");
+
+/// The workloads of `stackchess bench`: a `depth = N` line and bench positions, one LFEN a line.
+pub const BENCH: &str = include_str!("../traditional.bench");
+/// See [`BENCH`].
+pub const FIDE_BENCH: &str = include_str!("../fide.bench");
+
 /// The Traditional rule set as data.
 #[must_use]
 pub fn rule_set() -> RuleSet {

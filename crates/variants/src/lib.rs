@@ -76,13 +76,41 @@ impl Variant {
         }
     }
 
-    /// The built-in variant whose evaluation settings suit this one: itself, or the rule set a
-    /// user-defined one changes.
+    /// The built-in rule set a user-defined one changes (its evaluation preset is the nearest
+    /// this one has); a built-in variant is its own base.
     #[must_use]
-    pub fn eval_name(self) -> &'static str {
+    pub fn base(self) -> Variant {
         match self {
-            Variant::Custom(c) => c.0.base,
-            v => v.name(),
+            Variant::Custom(c) if c.0.base == "traditional" => Variant::Traditional,
+            Variant::Custom(_) => Variant::Malka,
+            v => v,
+        }
+    }
+
+    /// The rule set's own evaluation preset, as a parameter file (the format of `--params`, read
+    /// by `stackchess_search::EvalParams::parse`). `None` for a user-defined rule set: it has no
+    /// preset of its own (tune one, or play its [`Variant::base`]'s, saying so).
+    #[must_use]
+    pub fn eval_params(self) -> Option<&'static str> {
+        match self {
+            Variant::Malka => Some(stackchess_malka::EVAL_PARAMS),
+            Variant::Traditional => Some(stackchess_traditional::EVAL_PARAMS),
+            Variant::Fide => Some(stackchess_traditional::FIDE_EVAL_PARAMS),
+            Variant::AirAttack => Some(stackchess_air_attack::EVAL_PARAMS),
+            Variant::Custom(_) => None,
+        }
+    }
+
+    /// The workload of `stackchess bench` (read by `stackchess_search::Bench::parse`); `None` for
+    /// a user-defined rule set.
+    #[must_use]
+    pub fn bench(self) -> Option<&'static str> {
+        match self {
+            Variant::Malka => Some(stackchess_malka::BENCH),
+            Variant::Traditional => Some(stackchess_traditional::BENCH),
+            Variant::Fide => Some(stackchess_traditional::FIDE_BENCH),
+            Variant::AirAttack => Some(stackchess_air_attack::BENCH),
+            Variant::Custom(_) => None,
         }
     }
 
@@ -125,16 +153,6 @@ impl Variant {
             Variant::AirAttack => f.call::<AirAttack>(stackchess_air_attack::rules()),
             Variant::Custom(c) => f.call::<Malka>(c.0.tables),
         }
-    }
-}
-
-/// The evaluation name for the variant called `name`: the base of a loaded user-defined rule set
-/// of that name (see [`Variant::eval_name`]), else `name` itself.
-#[must_use]
-pub fn eval_name(name: &str) -> &str {
-    match custom::find(name) {
-        Some(l) => l.base,
-        None => name,
     }
 }
 

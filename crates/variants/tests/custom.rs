@@ -4,7 +4,7 @@
 use stackchess_core::Rules as _;
 use stackchess_core::{coord, parse_perft_file, Position};
 use stackchess_variants::custom::parse_spec;
-use stackchess_variants::{eval_name, Variant, VariantArg, WithPosition};
+use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::path::PathBuf;
 
 fn rules_file(name: &str, text: &str) -> PathBuf {
@@ -52,9 +52,14 @@ fn restating_a_built_in_rule_set_gives_its_golden_counts() {
                 pawn_double_step = true\npromotion = free\ncastling = true\nrook = slide\nbishop = slide\n";
     let traditional = load("trad-from-malka", text);
     assert!(traditional.with(Golden { golden: "traditional", limit: 300_000 }) >= 20);
-    // Loaded rule sets are found by name too, and play with their base's evaluation.
+    // Loaded rule sets are found by name too; they have no evaluation preset of their own.
     assert_eq!("trad-from-malka".parse::<Variant>(), Ok(traditional));
-    assert_eq!((traditional.eval_name(), eval_name("malka-copy"), eval_name("fide")), ("malka", "malka", "fide"));
+    assert_eq!(
+        (traditional.base(), malka.base(), Variant::Fide.base()),
+        (Variant::Malka, Variant::Malka, Variant::Fide)
+    );
+    assert!(traditional.eval_params().is_none() && traditional.bench().is_none());
+    assert!(Variant::ALL.iter().all(|v| v.eval_params().is_some() && v.bench().is_some()));
     // Loading the same file again gives the same variant.
     assert_eq!(load("malka-copy", "name = malka-copy\nbase = malka\n"), malka);
 }

@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_analysis::{analyse, compare_sets, comparisons_table, load, render, write_all, Options, Table};
 use stackchess_core::{Position, Rules};
-use stackchess_search::{Limits, SearchConfig};
+use stackchess_search::Limits;
 use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, ResignRule, RunConfig, RunEnd, Shard};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::io::IsTerminal;
@@ -105,7 +105,7 @@ impl WithPosition for Batch<'_> {
         let a = self.args;
         let engine = EngineSpec {
             label: "default".into(),
-            config: SearchConfig::for_variant(stackchess_variants::eval_name(rules.name())),
+            config: crate::common::EngineArgs::default().config(rules.name())?,
             limits: Limits::nodes(a.nodes),
         };
         let cfg = RunConfig {
