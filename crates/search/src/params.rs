@@ -5,6 +5,7 @@
 //! them all as `key=value` in that order, so a record names the exact evaluation it used. A
 //! parameter file ([`EvalParams::parse`]) gives every key once, as `key = value` lines.
 
+use std::fmt::Write as _;
 use thiserror::Error;
 
 /// A parameter that could not be set.
@@ -64,21 +65,25 @@ pub enum ParamError {
     },
 }
 
-/// All evaluation parameters, in centipawns unless noted. Indexed `[pawn, knight, bishop, rook, queen]`
-/// where an array is per role.
+/// All evaluation parameters, in centipawns. Indexed `[pawn, knight, bishop, rook, queen]` where
+/// an array is per role (`[knight, bishop, rook, queen]` for `center_level`). The evaluation is
+/// linear in them (see [`crate::Trace`]), so every one can be fitted to game results.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalParams {
     /// Material value per role.
     pub value: [i32; 5],
-    /// Centralisation per role: cp per unit of (file + rank + weighted level) distance nearer the
-    /// centre of the stack.
+    /// Centralisation per role: cp per step (file or rank) nearer the centre of the board. For
+    /// pawns, the file alone and in the middlegame only.
     pub center: [i32; 5],
-    /// Weight of the level axis in that distance, in percent of a file or rank step.
-    pub center_level_pct: i32,
+    /// Centralisation across the levels per role (knight to queen): cp per level step nearer the
+    /// central level (0 on fewer than three levels).
+    pub center_level: [i32; 4],
     /// Middlegame: cp lost per step the king stands from its home rank and home level.
     pub king_home: i32,
-    /// Endgame: cp per unit of king centralisation.
+    /// Endgame: cp per step (file or rank) the king stands nearer the centre of the board.
     pub king_center: i32,
+    /// Endgame: cp per level step the king stands nearer the central level.
+    pub king_center_level: i32,
     /// cp per step of a pawn's progress toward its promotion cells.
     pub pawn_advance: i32,
     /// cp per squared step of progress (rewards the last steps most).
@@ -98,12 +103,54 @@ pub struct EvalParams {
     pub mopup: i32,
     /// Mop-up: cp per king step the winning king stands nearer the losing one (out of 7).
     pub mopup_kings: i32,
-    /// cp per legal move more than the opponent (0 = off; costs two move generations per evaluation).
+    /// cp per legal move more than the opponent, out of check (0 = off; costs two move
+    /// generations per evaluation).
     pub mobility: i32,
-    /// Whether pawns promote on the last rank of any level (Air Attack) rather than only on the
-    /// enemy's home level (Nardeshir; irrelevant on one level).
-    pub promo_any_level: bool,
 }
+
+/// One parameter: its key and its field.
+struct Field {
+    key: &'static str,
+    get: fn(&EvalParams) -> i32,
+    get_mut: fn(&mut EvalParams) -> &mut i32,
+}
+
+macro_rules! field {
+    ($key:literal, $($path:tt)+) => {
+        Field { key: $key, get: |p| p.$($path)+, get_mut: |p| &mut p.$($path)+ }
+    };
+}
+
+/// Every parameter, in key order: the one table that keys, files, descriptions and the linear
+/// model's vector read.
+const FIELDS: [Field; EvalParams::COUNT] = [
+    field!("value.pawn", value[0]),
+    field!("value.knight", value[1]),
+    field!("value.bishop", value[2]),
+    field!("value.rook", value[3]),
+    field!("value.queen", value[4]),
+    field!("center.pawn", center[0]),
+    field!("center.knight", center[1]),
+    field!("center.bishop", center[2]),
+    field!("center.rook", center[3]),
+    field!("center.queen", center[4]),
+    field!("center_level.knight", center_level[0]),
+    field!("center_level.bishop", center_level[1]),
+    field!("center_level.rook", center_level[2]),
+    field!("center_level.queen", center_level[3]),
+    field!("king_home", king_home),
+    field!("king_center", king_center),
+    field!("king_center_level", king_center_level),
+    field!("pawn_advance", pawn_advance),
+    field!("pawn_advance2", pawn_advance2),
+    field!("passed", passed),
+    field!("bishop_pair", bishop_pair),
+    field!("tempo", tempo),
+    field!("tropism", tropism),
+    field!("mopup", mopup),
+    field!("mopup_kings", mopup_kings),
+    field!("mobility", mobility),
+];
 
 /// The generic base: the standard chess values, for any rule set without a preset of its own.
 impl Default for EvalParams {
@@ -111,9 +158,10 @@ impl Default for EvalParams {
         EvalParams {
             value: [100, 320, 330, 500, 900],
             center: [4, 6, 3, 1, 2],
-            center_level_pct: 100,
+            center_level: [6, 3, 1, 2],
             king_home: 8,
             king_center: 6,
+            king_center_level: 6,
             pawn_advance: 4,
             pawn_advance2: 1,
             passed: 12,
@@ -123,38 +171,40 @@ impl Default for EvalParams {
             mopup: 5,
             mopup_kings: 10,
             mobility: 0,
-            promo_any_level: false,
         }
     }
 }
 
 impl EvalParams {
-    /// Every key, in the order [`EvalParams::describe`] writes them.
-    pub const KEYS: [&'static str; 23] = [
-        "value.pawn",
-        "value.knight",
-        "value.bishop",
-        "value.rook",
-        "value.queen",
-        "center.pawn",
-        "center.knight",
-        "center.bishop",
-        "center.rook",
-        "center.queen",
-        "center_level_pct",
-        "king_home",
-        "king_center",
-        "pawn_advance",
-        "pawn_advance2",
-        "passed",
-        "bishop_pair",
-        "tempo",
-        "tropism",
-        "mopup",
-        "mopup_kings",
-        "mobility",
-        "promo_any_level",
-    ];
+    /// The number of parameters.
+    pub const COUNT: usize = 26;
+
+    /// Every key, in the order [`EvalParams::describe`] and [`EvalParams::values`] use.
+    pub const KEYS: [&'static str; EvalParams::COUNT] = {
+        let mut keys = [""; EvalParams::COUNT];
+        let mut i = 0;
+        while i < keys.len() {
+            keys[i] = FIELDS[i].key;
+            i += 1;
+        }
+        keys
+    };
+
+    /// Every parameter, in [`EvalParams::KEYS`] order: the parameter vector of the linear model.
+    #[must_use]
+    pub fn values(&self) -> [i32; EvalParams::COUNT] {
+        std::array::from_fn(|i| (FIELDS[i].get)(self))
+    }
+
+    /// The parameters of a vector in [`EvalParams::KEYS`] order.
+    #[must_use]
+    pub fn from_values(values: &[i32; EvalParams::COUNT]) -> EvalParams {
+        let mut p = EvalParams::default();
+        for (f, &v) in FIELDS.iter().zip(values) {
+            *(f.get_mut)(&mut p) = v;
+        }
+        p
+    }
 
     /// Reads a parameter file: `key = value` lines giving every key once (blank lines and `#`
     /// comments skipped). The rule sets' presets, `tune`'s output and `--params` files are such files.
@@ -192,61 +242,28 @@ impl EvalParams {
     /// lines in [`EvalParams::KEYS`] order.
     #[must_use]
     pub fn to_file(&self) -> String {
-        Self::KEYS.iter().filter_map(|k| self.get(k).map(|v| format!("{k} = {v}\n"))).collect()
-    }
-
-    fn role_index(key: &str, prefix: &str) -> Option<usize> {
-        let rest = key.strip_prefix(prefix)?;
-        ["pawn", "knight", "bishop", "rook", "queen"].iter().position(|r| *r == rest)
+        FIELDS.iter().fold(String::new(), |mut out, f| {
+            let _ = writeln!(out, "{} = {}", f.key, (f.get)(self));
+            out
+        })
     }
 
     /// Sets one parameter by key.
     ///
     /// # Errors
-    /// An unknown key, or a value that is not an integer (`true`/`false` for `promo_any_level`).
+    /// An unknown key, or a value that is not an integer between -100000 and 100000.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        let key = key.trim();
-        let value = value.trim();
-        if key == "promo_any_level" {
-            self.promo_any_level = match value {
-                "true" | "1" => true,
-                "false" | "0" => false,
-                _ => {
-                    return Err(ParamError::BadValue {
-                        key: key.to_owned(),
-                        value: value.to_owned(),
-                        expected: "true or false",
-                    })
-                }
-            };
-            return Ok(());
-        }
-        let slot: &mut i32 = if let Some(i) = Self::role_index(key, "value.") {
-            &mut self.value[i]
-        } else if let Some(i) = Self::role_index(key, "center.") {
-            &mut self.center[i]
-        } else {
-            match key {
-                "center_level_pct" => &mut self.center_level_pct,
-                "king_home" => &mut self.king_home,
-                "king_center" => &mut self.king_center,
-                "pawn_advance" => &mut self.pawn_advance,
-                "pawn_advance2" => &mut self.pawn_advance2,
-                "passed" => &mut self.passed,
-                "bishop_pair" => &mut self.bishop_pair,
-                "tempo" => &mut self.tempo,
-                "tropism" => &mut self.tropism,
-                "mopup" => &mut self.mopup,
-                "mopup_kings" => &mut self.mopup_kings,
-                "mobility" => &mut self.mobility,
-                _ => return Err(ParamError::UnknownKey { key: key.to_owned(), known: Self::KEYS.join(", ") }),
-            }
-        };
-        *slot = value.parse::<i32>().ok().filter(|v| v.abs() <= 100_000).ok_or_else(|| ParamError::BadValue {
-            key: key.to_owned(),
-            value: value.to_owned(),
-            expected: "an integer between -100000 and 100000",
-        })?;
+        let (key, value) = (key.trim(), value.trim());
+        let field = FIELDS
+            .iter()
+            .find(|f| f.key == key)
+            .ok_or_else(|| ParamError::UnknownKey { key: key.to_owned(), known: Self::KEYS.join(", ") })?;
+        *(field.get_mut)(self) =
+            value.parse::<i32>().ok().filter(|v| v.abs() <= 100_000).ok_or_else(|| ParamError::BadValue {
+                key: key.to_owned(),
+                value: value.to_owned(),
+                expected: "an integer between -100000 and 100000",
+            })?;
         Ok(())
     }
 
@@ -259,40 +276,16 @@ impl EvalParams {
         self.set(k, v)
     }
 
-    /// The value of a key, as text.
+    /// The value of a key.
     #[must_use]
-    pub fn get(&self, key: &str) -> Option<String> {
-        if key == "promo_any_level" {
-            return Some(self.promo_any_level.to_string());
-        }
-        if let Some(i) = Self::role_index(key, "value.") {
-            return Some(self.value[i].to_string());
-        }
-        if let Some(i) = Self::role_index(key, "center.") {
-            return Some(self.center[i].to_string());
-        }
-        let v = match key {
-            "center_level_pct" => self.center_level_pct,
-            "king_home" => self.king_home,
-            "king_center" => self.king_center,
-            "pawn_advance" => self.pawn_advance,
-            "pawn_advance2" => self.pawn_advance2,
-            "passed" => self.passed,
-            "bishop_pair" => self.bishop_pair,
-            "tempo" => self.tempo,
-            "tropism" => self.tropism,
-            "mopup" => self.mopup,
-            "mopup_kings" => self.mopup_kings,
-            "mobility" => self.mobility,
-            _ => return None,
-        };
-        Some(v.to_string())
+    pub fn get(&self, key: &str) -> Option<i32> {
+        FIELDS.iter().find(|f| f.key == key).map(|f| (f.get)(self))
     }
 
     /// Every parameter as `key=value`, space-separated, in [`EvalParams::KEYS`] order.
     #[must_use]
     pub fn describe(&self) -> String {
-        Self::KEYS.iter().filter_map(|k| self.get(k).map(|v| format!("{k}={v}"))).collect::<Vec<_>>().join(" ")
+        FIELDS.iter().map(|f| format!("{}={}", f.key, (f.get)(self))).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -311,7 +304,8 @@ mod tests {
         p.set("value.queen", "777").unwrap();
         p.set_pair("tempo=-3").unwrap();
         assert_eq!(p.value[4], 777);
-        assert_eq!(p.get("tempo").as_deref(), Some("-3"));
+        assert_eq!(p.get("tempo"), Some(-3));
+        assert_eq!(EvalParams::from_values(&p.values()), p);
         assert_eq!(EvalParams::parse(&p.describe().replace(' ', "\n")), Ok(p.clone()));
         assert_eq!(EvalParams::parse(&p.to_file()), Ok(p));
     }
