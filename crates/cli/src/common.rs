@@ -5,7 +5,8 @@ use clap::Args;
 use stackchess_core::{Position, Rules};
 use stackchess_search::{EvalParams, SearchConfig};
 use stackchess_variants::{Variant, VariantArg};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, Once};
 
 /// `--variant` and `--lfen`.
 #[derive(Args, Debug, Clone)]
@@ -56,9 +57,24 @@ impl EngineArgs {
     /// user-defined rule set, which has none, plays its base's, and stderr says so), then the
     /// file, then each `--param`. The settings name where their evaluation came from.
     pub fn config(&self, variant: &str) -> Result<SearchConfig> {
-        let v: Variant = variant.parse()?;
-        let (eval, source) = preset(v)?;
-        let mut c = if self.plain { SearchConfig::plain(eval) } else { SearchConfig::full(eval) }.with_source(source);
+        self.config_from(variant, None)
+    }
+
+    /// As [`EngineArgs::config`], over the evaluation `base` (with its source) instead of the preset
+    /// when one is given (tuned parameters).
+    pub fn config_from(&self, variant: &str, base: Option<&Evaluation>) -> Result<SearchConfig> {
+        let base = match base {
+            Some(b) => b.clone(),
+            None => {
+                let p = Evaluation::preset(variant.parse()?)?;
+                if let Some(note_text) = p.borrowed() {
+                    note(&note_text);
+                }
+                p
+            }
+        };
+        let mut c = if self.plain { SearchConfig::plain(base.params) } else { SearchConfig::full(base.params) }
+            .with_source(base.source);
         if let Some(h) = self.hash {
             c.hash_mb = h;
         }
@@ -78,20 +94,41 @@ impl EngineArgs {
     }
 }
 
-/// The evaluation preset of `v` and its source: its own, or for a user-defined rule set its base's
-/// (said once on stderr: such a rule set is never played with another's evaluation silently).
-pub fn preset(v: Variant) -> Result<(EvalParams, String)> {
-    let base = v.base();
-    let text = v.eval_params().or(base.eval_params()).context("no evaluation preset")?;
-    let eval = EvalParams::parse(text).with_context(|| format!("the evaluation preset of {base}"))?;
-    if v.eval_params().is_some() {
-        return Ok((eval, format!("preset {v}")));
+/// An evaluation and where it came from.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    /// The parameters.
+    pub params: EvalParams,
+    /// `preset malka`, `tuned <file> (rules <id>)`, ...: written into the settings of records.
+    pub source: String,
+    /// For a user-defined rule set playing its base's preset: the base.
+    pub borrowed_from: Option<Variant>,
+    /// The rule set.
+    pub variant: Variant,
+}
+
+impl Evaluation {
+    /// The evaluation preset of `v`: its own, or for a user-defined rule set its base's.
+    pub fn preset(v: Variant) -> Result<Evaluation> {
+        let base = v.base();
+        let text = v.eval_params().or(base.eval_params()).context("no evaluation preset")?;
+        let params = EvalParams::parse(text).with_context(|| format!("the evaluation preset of {base}"))?;
+        if v.eval_params().is_some() {
+            return Ok(Evaluation { params, source: format!("preset {v}"), borrowed_from: None, variant: v });
+        }
+        let source = format!("preset {base}, the base of {v}, which has none of its own");
+        Ok(Evaluation { params, source, borrowed_from: Some(base), variant: v })
     }
-    let source = format!("preset {base}, the base of {v}, which has none of its own");
-    note(&format!(
-        "{v} plays with the evaluation preset of {base}, the rule set it changes (tune its own with --tune)"
-    ));
-    Ok((eval, source))
+
+    /// What to say when a rule set plays another's evaluation.
+    pub fn borrowed(&self) -> Option<String> {
+        self.borrowed_from.map(|b| {
+            format!(
+                "{} plays with the evaluation preset of {b}, the rule set it changes (--tune learns its own)",
+                self.variant
+            )
+        })
+    }
 }
 
 /// Prints `text` on stderr, once per process.
@@ -102,4 +139,21 @@ pub fn note(text: &str) {
         eprintln!("note: {text}");
         said.push(text.to_owned());
     }
+}
+
+/// Set by Ctrl-C: runs stop handing out games and return with every finished game on disk.
+pub static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler that sets [`STOP`] (once per process; a second Ctrl-C exits at once).
+pub fn catch_interrupt() -> Result<()> {
+    static ONCE: Once = Once::new();
+    let mut result = Ok(());
+    ONCE.call_once(|| {
+        result = ctrlc::set_handler(|| {
+            if STOP.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    });
+    Ok(result?)
 }

@@ -36,6 +36,8 @@ enum Command {
     Book(cmd::book::Args),
     /// Play engine A against engine B: score, Elo with a 95% interval, pentanomial counts, SPRT.
     Match(cmd::match_::Args),
+    /// Learn a rule set's evaluation parameters from its own self-play games (Texel's method).
+    Tune(cmd::tune::Args),
     /// Join the directories of a run's shards (`selfplay --shard I/N`) into one run directory.
     Merge(cmd::merge::Args),
     /// Balance statistics of self-play directories: W/D/L, White's score and Elo, lengths, terminations, piece values.
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Selfplay(a) => cmd::selfplay::run(&a),
         Command::Match(a) => cmd::match_::run(&a),
         Command::Merge(a) => cmd::merge::run(&a),
+        Command::Tune(a) => cmd::tune::run(&a),
         Command::Book(a) => cmd::book::run(&a),
         #[cfg(feature = "analysis")]
         Command::Stats(a) => cmd::stats::run(&a),

@@ -17,3 +17,4 @@ pub mod selfplay;
 pub mod show;
 #[cfg(feature = "analysis")]
 pub mod stats;
+pub mod tune;
