@@ -19,6 +19,7 @@ pub mod replay;
 pub mod run;
 pub mod shard;
 pub mod stats;
+pub mod swap;
 
 pub use adjudication::{Adjudication, Adjudicator, DrawRule, Ending, ResignRule};
 pub use error::Error;
@@ -31,3 +32,4 @@ pub use replay::replay;
 pub use run::{run, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary};
 pub use shard::Shard;
 pub use stats::Tally;
+pub use swap::colour_swapped;

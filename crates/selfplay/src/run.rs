@@ -61,7 +61,11 @@ impl RunConfig {
         RunSettings {
             variant: variant.to_owned(),
             seed: self.seed,
-            openings: self.openings.describe(),
+            openings: if self.swaps_colours() {
+                format!("{} colour-swapped", self.openings.describe())
+            } else {
+                self.openings.describe()
+            },
             opening_max_cp: self.opening_filter.map(|f| f.max_cp),
             opening_check: self.opening_filter.map(|f| describe_limits(&f.limits)),
             paired: self.paired,
@@ -81,6 +85,13 @@ impl RunConfig {
             [e] => e.describe(),
             many => many.iter().map(|e| format!("{}: {}", e.label, e.describe())).collect::<Vec<_>>().join(" | "),
         }
+    }
+
+    /// Whether the second game of each pair plays the colour-swapped opening: paired self-play,
+    /// where one engine plays both sides (a match swaps the engines instead).
+    #[must_use]
+    pub fn swaps_colours(&self) -> bool {
+        self.paired && self.engines.len() == 1
     }
 
     /// The opening number of game `index`.
@@ -389,15 +400,24 @@ fn play_index<P: Position>(
     base: &GameRecord,
 ) -> Result<Option<Played>, Error> {
     let pair = cfg.pair_of(index);
-    let start: P = cfg.openings.opening(rules, cfg.seed, pair, |pos: &P| match cfg.opening_filter {
-        None => true,
-        Some(f) => {
-            let e = &mut engines[0];
-            e.new_game();
-            let r = e.search(pos, &[], &f.limits, &AtomicBool::new(false), &mut |_| {});
-            matches!(r.score, Score::Cp(c) if c.abs() <= f.max_cp)
-        }
+    let swap = cfg.swaps_colours();
+    let mut start: P = cfg.openings.opening(rules, cfg.seed, pair, |pos: &P| {
+        (!swap || crate::swap::colour_swapped(pos).is_some())
+            && match cfg.opening_filter {
+                None => true,
+                Some(f) => {
+                    let e = &mut engines[0];
+                    e.new_game();
+                    let r = e.search(pos, &[], &f.limits, &AtomicBool::new(false), &mut |_| {});
+                    matches!(r.score, Score::Cp(c) if c.abs() <= f.max_cp)
+                }
+            }
     })?;
+    if swap && index % 2 == 1 {
+        start = crate::swap::colour_swapped(&start).ok_or_else(|| {
+            Error::Openings(format!("opening {pair}: its colours cannot be swapped (the side to move is in check, or the rules are not symmetric)"))
+        })?;
+    }
     for e in engines.iter_mut() {
         e.new_game();
     }
