@@ -38,13 +38,23 @@ pub struct FitOptions {
     pub threads: usize,
     /// L-BFGS iterations at most.
     pub max_iters: u64,
+    /// Weight of a pull toward the starting parameters: `ridge · Σ_j (K·(θ_j − θ0_j)·s_j)²` is
+    /// added to the summed loss, `s_j` the root mean square of term `j`'s coefficient (so each
+    /// term's change counts by how much it moves evaluations, in centipawns at scale `K`; the
+    /// pawn, the unit, is not pulled). Against the data it weighs less the more positions there
+    /// are; it settles directions the data leave flat (terms that move together) and keeps a fit
+    /// on few games near its start.
+    pub ridge: f64,
 }
 
 impl Default for FitOptions {
     fn default() -> Self {
-        FitOptions { mobility: false, threads: 0, max_iters: 500 }
+        FitOptions { mobility: false, threads: 0, max_iters: 500, ridge: DEFAULT_RIDGE }
     }
 }
+
+/// The default [`FitOptions::ridge`].
+pub const DEFAULT_RIDGE: f64 = 0.1;
 
 /// A fitted evaluation.
 #[derive(Clone, Debug, PartialEq)]
@@ -198,6 +208,9 @@ struct Problem<'a> {
     free: Vec<usize>,
     scale: Vec<f64>,
     threads: usize,
+    /// Where the pawn is in `free`, and the pull toward the start.
+    pawn_slot: usize,
+    ridge: f64,
     /// The last point evaluated, with its loss and gradient: the line search asks for the cost
     /// and then the gradient at the same point, and one pass over the data gives both.
     last: Mutex<Option<Evaluated>>,
@@ -234,13 +247,33 @@ impl Problem<'_> {
             .filter(|j| !self.free.contains(j))
             .map(|j| gv[j] * self.start[j] / self.start[PAWN])
             .sum();
-        let g: Vec<f64> = self
+        // The pull toward the start, scale-free: each term's weight toward K times its starting
+        // value (K = w_pawn / θ_pawn), in units of its root mean square over the positions.
+        let k_s = |s: f64| s / self.start[PAWN] / self.scale[self.pawn_slot];
+        let v_pawn = u[self.pawn_slot];
+        let pulls: Vec<f64> = self
+            .free
+            .iter()
+            .zip(u.iter().zip(&self.scale))
+            .map(|(&j, (&x, &s))| if j == PAWN { 0.0 } else { x - k_s(s) * self.start[j] * v_pawn })
+            .collect();
+        let r = self.ridge / n;
+        let mut g: Vec<f64> = self
             .free
             .iter()
             .zip(&self.scale)
-            .map(|(&j, &s)| (gv[j] + if j == PAWN { fixed } else { 0.0 }) / s / n)
+            .zip(&pulls)
+            .map(|((&j, &s), &p)| (gv[j] + if j == PAWN { fixed } else { 0.0 }) / s / n + 2.0 * r * p)
             .collect();
-        let out = (l / n, g);
+        g[self.pawn_slot] -= self
+            .free
+            .iter()
+            .zip(&self.scale)
+            .zip(&pulls)
+            .map(|((&j, &s), &p)| 2.0 * r * p * k_s(s) * self.start[j])
+            .sum::<f64>();
+        let pull = r * pulls.iter().map(|p| p * p).sum::<f64>();
+        let out = (l / n + pull, g);
         *last = Some((u.to_vec(), out.0, out.1.clone()));
         out
     }
@@ -288,7 +321,16 @@ pub fn fit(data: &Dataset, start: &EvalParams, opts: &FitOptions) -> Result<Fit,
     let theta0 = start.values().map(f64::from);
     let scale: Vec<f64> = free.iter().map(|&j| rms[j]).collect();
     let u0: Vec<f64> = free.iter().zip(&scale).map(|(&j, &s)| k0 * theta0[j] * s).collect();
-    let problem = Problem { data, start: theta0, free: free.clone(), scale, threads, last: Mutex::new(None) };
+    let problem = Problem {
+        data,
+        start: theta0,
+        free: free.clone(),
+        scale,
+        threads,
+        pawn_slot: free.iter().position(|&j| j == PAWN).unwrap_or(0),
+        ridge: opts.ridge.max(0.0),
+        last: Mutex::new(None),
+    };
     let linesearch = MoreThuenteLineSearch::new();
     let solver = LBFGS::new(linesearch, 10)
         .with_tolerance_grad(1e-10)

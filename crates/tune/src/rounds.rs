@@ -33,6 +33,8 @@ pub struct Settings {
     pub resign_score: i32,
     /// Fit `mobility` too.
     pub mobility: bool,
+    /// The pull toward the starting parameters ([`FitOptions::ridge`]).
+    pub ridge: f64,
     /// Worker threads for play and fit (0: one per core).
     pub threads: usize,
 }
@@ -49,6 +51,7 @@ impl Default for Settings {
             max_plies: 300,
             resign_score: 1000,
             mobility: false,
+            ridge: crate::fit::DEFAULT_RIDGE,
             threads: 0,
         }
     }
@@ -60,7 +63,7 @@ impl Settings {
     #[must_use]
     pub fn describe(&self) -> String {
         format!(
-            "games={} nodes={} rounds={} seed={} holdout={} openings=random:{} max_plies={} resign={} mobility={}",
+            "games={} nodes={} rounds={} seed={} holdout={} openings=random:{} max_plies={} resign={} mobility={} ridge={}",
             self.games,
             self.nodes,
             self.rounds,
@@ -69,7 +72,8 @@ impl Settings {
             self.opening_plies,
             self.max_plies,
             self.resign_score,
-            self.mobility
+            self.mobility,
+            self.ridge
         )
     }
 }
@@ -178,7 +182,12 @@ pub fn tune<P: Position>(
         hook.fitting(r, train.len());
         let began = Instant::now();
         let start_k = best_k(&train, &params, settings.threads);
-        let opts = FitOptions { mobility: settings.mobility, threads: settings.threads, ..FitOptions::default() };
+        let opts = FitOptions {
+            mobility: settings.mobility,
+            threads: settings.threads,
+            ridge: settings.ridge,
+            ..FitOptions::default()
+        };
         let fitted = fit(&train, &params, &opts)?;
         let fit_seconds = began.elapsed().as_secs_f64();
         let report = Round {

@@ -47,6 +47,9 @@ pub struct Args {
     /// Fit `mobility` too (two move generations per evaluation when it is not 0).
     #[arg(long)]
     pub mobility: bool,
+    /// Pull toward the starting parameters (0: none; see docs/tuning.md).
+    #[arg(long, default_value_t = Settings::default().ridge)]
+    pub ridge: f64,
     /// Share of games held out of the fit to measure it.
     #[arg(long, default_value_t = Settings::default().holdout)]
     pub holdout: f64,
@@ -252,6 +255,9 @@ pub fn run(a: &Args) -> Result<()> {
     if !(0.0..1.0).contains(&a.holdout) {
         bail!("--holdout {}: give a share from 0 to below 1", a.holdout);
     }
+    if !(a.ridge >= 0.0 && a.ridge.is_finite()) {
+        bail!("--ridge {}: give a weight of 0 or more", a.ridge);
+    }
     if a.games == 0 && a.from.is_empty() {
         bail!("nothing to fit: give --games N or --from DIR");
     }
@@ -274,6 +280,7 @@ pub fn run(a: &Args) -> Result<()> {
         seed: a.seed,
         holdout: a.holdout,
         mobility: a.mobility,
+        ridge: a.ridge,
         threads: a.threads,
         ..Settings::default()
     };
