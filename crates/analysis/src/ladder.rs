@@ -291,8 +291,9 @@ struct Series {
 
 /// A line chart: x the node budget (log scale), a line and a band per series, a legend.
 fn lines(title: &str, series: &[Series], reference: Option<f64>) -> String {
-    let (w, h) = (380.0, 250.0);
-    let (left, right, top, bottom) = (52.0, 12.0, 28.0, 196.0);
+    let legend_rows = series.len().div_ceil(3) as f64;
+    let (w, h) = (380.0, 256.0 + 16.0 * legend_rows);
+    let (left, right, top, bottom) = (52.0, 24.0, 28.0, 206.0);
     let xs: Vec<f64> = series.iter().flat_map(|s| s.points.iter().map(|p| (p.0.max(1) as f64).ln())).collect();
     let ys: Vec<f64> = series
         .iter()
@@ -319,13 +320,17 @@ fn lines(title: &str, series: &[Series], reference: Option<f64>) -> String {
     let _ = write!(s, r#"<text x="0" y="16" class="ttl">{} against strength</text>"#, esc(title));
     let _ = write!(s, r##"<line x1="{left}" y1="{bottom}" x2="{}" y2="{bottom}" stroke="#333"/>"##, w - right);
     let _ = write!(s, r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>"##);
-    for (i, v) in [y0 + pad, (y0 + y1) / 2.0, y1 - pad].iter().enumerate() {
-        let digits = if (y1 - y0) > 20.0 { 0 } else { 3 };
+    let ticks = crate::svg::nice_ticks(y0, y1);
+    let step = if ticks.len() > 1 { ticks[1] - ticks[0] } else { 1.0 };
+    for v in &ticks {
+        let y = yof(*v);
+        let _ = write!(s, r##"<line x1="{left}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#eee"/>"##, w - right);
         let _ = write!(
             s,
-            r#"<text x="{}" y="{:.1}" text-anchor="end" class="lbl" data-tick="{i}">{v:.digits$}</text>"#,
+            r#"<text x="{}" y="{:.1}" text-anchor="end" class="lbl">{}</text>"#,
             left - 4.0,
-            yof(*v) + 4.0
+            y + 4.0,
+            crate::svg::tick(*v, step)
         );
     }
     let mut rungs: Vec<u64> = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).collect();
@@ -380,14 +385,9 @@ fn lines(title: &str, series: &[Series], reference: Option<f64>) -> String {
                 esc(&se.name)
             );
         }
-        let ly = top + 4.0 + 14.0 * i as f64;
-        let _ = write!(
-            s,
-            r#"<rect x="{}" y="{:.1}" width="10" height="10" fill="{colour}"/>"#,
-            w - right - 110.0,
-            ly - 9.0
-        );
-        let _ = write!(s, r#"<text x="{}" y="{ly:.1}" class="lbl">{}</text>"#, w - right - 96.0, esc(&se.name));
+        let (lx, ly) = (left + 110.0 * (i % 3) as f64, bottom + 48.0 + 16.0 * (i / 3) as f64);
+        let _ = write!(s, r#"<rect x="{lx:.1}" y="{:.1}" width="10" height="10" fill="{colour}"/>"#, ly - 9.0);
+        let _ = write!(s, r#"<text x="{:.1}" y="{ly:.1}" class="lbl">{}</text>"#, lx + 14.0, esc(&se.name));
     }
     s.push_str("</svg>");
     s

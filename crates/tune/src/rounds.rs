@@ -141,14 +141,20 @@ impl Progress for Games<'_> {
     }
 }
 
-/// The directory of round `r`'s games under `dir`.
+/// The directory of round `r`'s games under `dir`, played with `params`: `round-R-<8 hex digits
+/// of the parameters>`, so a run with other settings (whose later rounds play other parameters)
+/// never meets another's games, and the same run resumes its own.
 #[must_use]
-pub fn round_dir(dir: &Path, r: u32) -> PathBuf {
-    dir.join(format!("round-{r}"))
+pub fn round_dir(dir: &Path, r: u32, params: &EvalParams) -> PathBuf {
+    let h = params
+        .describe()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    dir.join(format!("round-{r}-{:08x}", h >> 32))
 }
 
 /// Tunes the evaluation of `rules` from `start`: `settings.rounds` rounds, each playing
-/// `settings.games` self-play games with the current parameters in `dir/round-R/` (resumed when
+/// `settings.games` self-play games with the current parameters in [`round_dir`] (resumed when
 /// they exist) and fitting on every game so far plus the records in `from`. Setting `stop` ends
 /// the games in progress with every finished one on disk: the same call again resumes.
 ///
@@ -171,7 +177,7 @@ pub fn tune<P: Position>(
     let mut rounds = Vec::new();
     for r in 1..=settings.rounds {
         if settings.games > 0 {
-            let rd = round_dir(dir, r);
+            let rd = round_dir(dir, r, &params);
             play::<P>(rules, &params, settings, r, &rd, stop, hook)?;
             records
                 .extend(read_games(&rd).map_err(|e| TuneError::Records { dir: rd.clone(), message: e.to_string() })?);

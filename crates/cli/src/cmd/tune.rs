@@ -11,6 +11,7 @@ use stackchess_tune::{Cache, Hook, Round, Settings};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -182,7 +183,8 @@ impl Hook for Bar {
         self.bar.suspend(|| {
             let line = format!("{} in {:.1} s", round_line(r), r.fit_seconds);
             if self.stdout {
-                println!("{line}");
+                // A closed pipe ends the listing, not the tuning.
+                let _ = writeln!(std::io::stdout(), "{line}");
             } else if !self.quiet {
                 eprintln!("{line}");
             }
@@ -303,10 +305,11 @@ pub fn run(a: &Args) -> Result<()> {
     let tmp = a.out.with_extension("tmp");
     std::fs::write(&tmp, &text).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
-    println!("{:<22} {:>8} {:>8}", "parameter", "start", "tuned");
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{:<22} {:>8} {:>8}", "parameter", "start", "tuned")?;
     for ((k, s), t) in EvalParams::KEYS.iter().zip(start.params.values()).zip(last.params.values()) {
-        println!("{k:<22} {s:>8} {t:>8}{}", if s == t { "" } else { " *" });
+        writeln!(out, "{k:<22} {s:>8} {t:>8}{}", if s == t { "" } else { " *" })?;
     }
-    println!("wrote {} (games in {})", a.out.display(), dir.display());
+    writeln!(out, "wrote {} (games in {})", a.out.display(), dir.display())?;
     Ok(())
 }
