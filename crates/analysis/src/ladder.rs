@@ -73,6 +73,9 @@ pub struct Sign {
     pub significant_everywhere: bool,
 }
 
+/// One rung's games: its nodes per move, and each variant's name and games.
+pub type Rung = (u64, Vec<(String, Vec<GameRow>)>);
+
 /// The ladder: rungs in increasing order, cells per rung and variant, differences, signs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ladder {
@@ -97,7 +100,7 @@ impl Ladder {
     /// order at every rung, the first one compared with each other one. Sets without games are
     /// left out.
     #[must_use]
-    pub fn new(sets: &[(u64, Vec<(String, Vec<GameRow>)>)]) -> Ladder {
+    pub fn new(sets: &[Rung]) -> Ladder {
         let mut sets = sets.to_vec();
         sets.sort_by_key(|s| s.0);
         let rungs: Vec<u64> = sets.iter().map(|s| s.0).collect();
@@ -107,7 +110,7 @@ impl Ladder {
             let Some((first_name, first)) = per_variant.first() else { continue };
             for (i, (name, rows)) in per_variant.iter().enumerate() {
                 let Some(c) = (if i == 0 { compare(rows, rows) } else { compare(first, rows) }) else { continue };
-                let side = if i == 0 { 0 } else { 1 };
+                let side = usize::from(i != 0);
                 let pick = |m: &Metric| if side == 0 { triple(&m.a) } else { triple(&m.b) };
                 let s: &SideStats = &c.sides[side];
                 cells.push(Cell {

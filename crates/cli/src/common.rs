@@ -63,15 +63,14 @@ impl EngineArgs {
     /// As [`EngineArgs::config`], over the evaluation `base` (with its source) instead of the preset
     /// when one is given (tuned parameters).
     pub fn config_from(&self, variant: &str, base: Option<&Evaluation>) -> Result<SearchConfig> {
-        let base = match base {
-            Some(b) => b.clone(),
-            None => {
-                let p = Evaluation::preset(variant.parse()?)?;
-                if let Some(note_text) = p.borrowed() {
-                    note(&note_text);
-                }
-                p
+        let base = if let Some(b) = base {
+            b.clone()
+        } else {
+            let p = Evaluation::preset(variant.parse()?)?;
+            if let Some(note_text) = p.borrowed() {
+                note(&note_text);
             }
+            p
         };
         let mut c = if self.plain { SearchConfig::plain(base.params) } else { SearchConfig::full(base.params) }
             .with_source(base.source);

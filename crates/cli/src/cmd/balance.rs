@@ -180,7 +180,7 @@ struct Slot {
 
 /// The ladder of the slots' games (a single rung without `--ladder`).
 fn ladder_of(slots: &[Slot], variants: &[Variant]) -> Result<Ladder> {
-    let mut rungs: Vec<(u64, Vec<(String, Vec<stackchess_analysis::GameRow>)>)> = Vec::new();
+    let mut rungs: Vec<stackchess_analysis::ladder::Rung> = Vec::new();
     for s in slots {
         let rows = load(&[s.dir.display().to_string()])?.rows()?;
         let name = variants[s.variant].to_string();

@@ -81,7 +81,7 @@ pub struct TuneArgs {
     /// Seed of the tuning games.
     #[arg(long, default_value_t = Settings::default().seed, value_name = "S")]
     pub tune_seed: u64,
-    /// Cache of tuned parameters (default: $XDG_CACHE_HOME/stackchess/tuned or ~/.cache/stackchess/tuned).
+    /// Cache of tuned parameters (default: `$XDG_CACHE_HOME/stackchess/tuned` or `~/.cache/stackchess/tuned`).
     #[arg(long, value_name = "DIR")]
     pub tune_cache: Option<PathBuf>,
 }
@@ -148,7 +148,7 @@ impl TuneArgs {
 
 /// Progress of tuning on stderr: a bar per round's games, a line per round's fit.
 struct Bar {
-    bar: ProgressBar,
+    line: ProgressBar,
     quiet: bool,
     /// Round lines go to stdout (`tune`) rather than stderr (`--tune`).
     stdout: bool,
@@ -157,7 +157,7 @@ struct Bar {
 impl Bar {
     fn new(quiet: bool, stdout: bool) -> Bar {
         let hidden = quiet || !std::io::stderr().is_terminal();
-        Bar { bar: if hidden { ProgressBar::hidden() } else { ProgressBar::new(0) }, quiet, stdout }
+        Bar { line: if hidden { ProgressBar::hidden() } else { ProgressBar::new(0) }, quiet, stdout }
     }
 }
 
@@ -165,22 +165,22 @@ impl Hook for Bar {
     fn games(&mut self, round: u32, total: u64, done: u64) {
         let template =
             format!("round {round} [{{elapsed_precise}}] {{bar:30.cyan/blue}} {{pos}}/{{len}} games (ETA {{eta}})");
-        self.bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
-        self.bar.set_length(total);
-        self.bar.set_position(done);
-        self.bar.enable_steady_tick(Duration::from_millis(500));
+        self.line.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+        self.line.set_length(total);
+        self.line.set_position(done);
+        self.line.enable_steady_tick(Duration::from_millis(500));
     }
     fn game(&mut self) {
-        self.bar.inc(1);
+        self.line.inc(1);
     }
     fn fitting(&mut self, round: u32, positions: usize) {
-        self.bar.set_style(
+        self.line.set_style(
             ProgressStyle::with_template("{spinner} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
-        self.bar.set_message(format!("round {round}: fitting {positions} positions"));
+        self.line.set_message(format!("round {round}: fitting {positions} positions"));
     }
     fn round(&mut self, r: &Round) {
-        self.bar.suspend(|| {
+        self.line.suspend(|| {
             let line = format!("{} in {:.1} s", round_line(r), r.fit_seconds);
             if self.stdout {
                 // A closed pipe ends the listing, not the tuning.
@@ -228,7 +228,7 @@ impl WithPosition for Tune<'_> {
         catch_interrupt()?;
         let mut bar = Bar::new(self.quiet, self.stdout);
         let rounds = stackchess_tune::tune::<P>(rules, self.start, self.settings, self.dir, self.from, &STOP, &mut bar);
-        bar.bar.finish_and_clear();
+        bar.line.finish_and_clear();
         Ok(rounds?)
     }
 }
