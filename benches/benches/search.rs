@@ -7,8 +7,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use stackchess_core::Position;
 use stackchess_core::Rules as _;
-use stackchess_search::{bench_positions, Engine, Limits, SearchConfig};
-use stackchess_variants::{AirAttack, Fide, Malka, Traditional};
+use stackchess_search::{Bench, Engine, EvalParams, Limits, SearchConfig};
+use stackchess_variants::{AirAttack, Fide, Malka, Traditional, Variant};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
@@ -36,9 +36,12 @@ fn workload<P: Position>(engine: &mut Engine<P>, positions: &[P], depth: u32) ->
 fn bench_variant<P: Position>(c: &mut Criterion, rules: P::Rules) {
     let name = rules.name();
     let mut positions = vec![rules.startpos()];
-    positions.extend(bench_positions(name).iter().map(|t| rules.from_lfen(t).expect("bench position")));
+    let variant: Variant = name.parse().expect("a built-in variant");
+    let bench = Bench::parse(variant.bench().expect("a bench file")).expect("a valid bench file");
+    positions.extend(bench.positions.iter().map(|t| rules.from_lfen(t).expect("bench position")));
     let d = depth(name);
-    let mut engine = Engine::<P>::new(rules, SearchConfig::for_variant(name));
+    let eval = EvalParams::parse(variant.eval_params().expect("a preset")).expect("a valid preset");
+    let mut engine = Engine::<P>::new(rules, SearchConfig::full(eval));
     let nodes = workload(&mut engine, &positions, d);
     let mut group = c.benchmark_group("search");
     group.sample_size(10);

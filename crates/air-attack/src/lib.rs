@@ -9,12 +9,19 @@
 //! ```
 
 use stackchess_board::{Board, Tables};
+
 use stackchess_core::Rules as _;
 use stackchess_rules::RuleSet;
 use std::sync::OnceLock;
 
 /// The rule file.
 pub const RULES: &str = include_str!("../air-attack.toml");
+
+/// The evaluation preset, as a parameter file (the format of `--params`).
+pub const EVAL_PARAMS: &str = include_str!("../air-attack.params");
+
+/// The workload of `stackchess bench`: a `depth = N` line and bench positions, one LFEN a line.
+pub const BENCH: &str = include_str!("../air-attack.bench");
 
 /// The Air Attack start position.
 pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR|8/8/8/8/8/8/8/8 w KQkq - 0 1";

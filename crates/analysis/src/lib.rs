@@ -9,6 +9,7 @@
 
 pub mod compare;
 pub mod error;
+pub mod ladder;
 pub mod load;
 pub mod openings;
 pub mod pieces;
@@ -21,6 +22,7 @@ pub mod table;
 
 pub use compare::{compare, comparisons_table, Comparison};
 pub use error::{AnalysisError, Result};
+pub use ladder::Ladder;
 pub use load::{load, GameRow, Games};
 pub use pieces::{PieceOptions, PieceValues};
 pub use report::{GameLink, Report};

@@ -196,7 +196,7 @@ fn nice_step(span: f64) -> f64 {
 }
 
 /// Round tick values from `min` to `max`.
-fn nice_ticks(min: f64, max: f64) -> Vec<f64> {
+pub(crate) fn nice_ticks(min: f64, max: f64) -> Vec<f64> {
     let step = nice_step(max - min);
     let first = (min / step - 1e-9).ceil() as i64;
     let last = (max / step + 1e-9).floor() as i64;
@@ -204,7 +204,7 @@ fn nice_ticks(min: f64, max: f64) -> Vec<f64> {
 }
 
 /// A value shown with as many decimals as the step between ticks needs.
-fn tick(v: f64, step: f64) -> String {
+pub(crate) fn tick(v: f64, step: f64) -> String {
     if !v.is_finite() {
         return if v > 0.0 { "+inf".into() } else { "-inf".into() };
     }

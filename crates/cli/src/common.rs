@@ -3,7 +3,10 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use stackchess_core::{Position, Rules};
+use stackchess_search::{EvalParams, SearchConfig};
 use stackchess_variants::{Variant, VariantArg};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, Once};
 
 /// `--variant` and `--lfen`.
 #[derive(Args, Debug, Clone)]
@@ -50,22 +53,106 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// The search settings for a variant: its defaults (a user-defined rule set's are its base's),
-    /// then the file, then each `--param`.
-    pub fn config(&self, variant: &str) -> Result<stackchess_search::SearchConfig> {
-        use stackchess_search::SearchConfig;
-        let variant = stackchess_variants::eval_name(variant);
-        let mut c = if self.plain { SearchConfig::plain(variant) } else { SearchConfig::for_variant(variant) };
+    /// The search settings for the variant called `variant`: its evaluation preset (a
+    /// user-defined rule set, which has none, plays its base's, and stderr says so), then the
+    /// file, then each `--param`. The settings name where their evaluation came from.
+    pub fn config(&self, variant: &str) -> Result<SearchConfig> {
+        self.config_from(variant, None)
+    }
+
+    /// As [`EngineArgs::config`], over the evaluation `base` (with its source) instead of the preset
+    /// when one is given (tuned parameters).
+    pub fn config_from(&self, variant: &str, base: Option<&Evaluation>) -> Result<SearchConfig> {
+        let base = if let Some(b) = base {
+            b.clone()
+        } else {
+            let p = Evaluation::preset(variant.parse()?)?;
+            if let Some(note_text) = p.borrowed() {
+                note(&note_text);
+            }
+            p
+        };
+        let mut c = if self.plain { SearchConfig::plain(base.params) } else { SearchConfig::full(base.params) }
+            .with_source(base.source);
         if let Some(h) = self.hash {
             c.hash_mb = h;
         }
         if let Some(path) = &self.params {
             let text = std::fs::read_to_string(path).with_context(|| format!("reading --params {}", path.display()))?;
-            c.apply_file(&text).with_context(|| format!("in --params {}", path.display()))?;
+            if c.apply_file(&text).with_context(|| format!("in --params {}", path.display()))? {
+                c.eval_source = format!("file {}", path.display());
+            }
         }
         for p in &self.param {
             c.set_pair(p).with_context(|| format!("--param {p}"))?;
         }
+        if !self.param.is_empty() {
+            c.eval_source = format!("{} with --param {}", c.eval_source, self.param.join(" --param "));
+        }
         Ok(c)
     }
+}
+
+/// An evaluation and where it came from.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    /// The parameters.
+    pub params: EvalParams,
+    /// `preset malka`, `tuned <file> (rules <id>)`, ...: written into the settings of records.
+    pub source: String,
+    /// For a user-defined rule set playing its base's preset: the base.
+    pub borrowed_from: Option<Variant>,
+    /// The rule set.
+    pub variant: Variant,
+}
+
+impl Evaluation {
+    /// The evaluation preset of `v`: its own, or for a user-defined rule set its base's.
+    pub fn preset(v: Variant) -> Result<Evaluation> {
+        let base = v.base();
+        let text = v.eval_params().or(base.eval_params()).context("no evaluation preset")?;
+        let params = EvalParams::parse(text).with_context(|| format!("the evaluation preset of {base}"))?;
+        if v.eval_params().is_some() {
+            return Ok(Evaluation { params, source: format!("preset {v}"), borrowed_from: None, variant: v });
+        }
+        let source = format!("preset {base}, the base of {v}, which has none of its own");
+        Ok(Evaluation { params, source, borrowed_from: Some(base), variant: v })
+    }
+
+    /// What to say when a rule set plays another's evaluation.
+    pub fn borrowed(&self) -> Option<String> {
+        self.borrowed_from.map(|b| {
+            format!(
+                "{} plays with the evaluation preset of {b}, the rule set it changes (--tune learns its own)",
+                self.variant
+            )
+        })
+    }
+}
+
+/// Prints `text` on stderr, once per process.
+pub fn note(text: &str) {
+    static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !said.iter().any(|s| s == text) {
+        eprintln!("note: {text}");
+        said.push(text.to_owned());
+    }
+}
+
+/// Set by Ctrl-C: runs stop handing out games and return with every finished game on disk.
+pub static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler that sets [`STOP`] (once per process; a second Ctrl-C exits at once).
+pub fn catch_interrupt() -> Result<()> {
+    static ONCE: Once = Once::new();
+    let mut result = Ok(());
+    ONCE.call_once(|| {
+        result = ctrlc::set_handler(|| {
+            if STOP.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    });
+    Ok(result?)
 }

@@ -38,6 +38,8 @@ enum Command {
     Match(cmd::match_::Args),
     /// Rule sets: print the effective rules of a rule file or variant, or check a rule file.
     Rules(cmd::rules::Args),
+    /// Learn a rule set's evaluation parameters from its own self-play games (Texel's method).
+    Tune(cmd::tune::Args),
     /// Join the directories of a run's shards (`selfplay --shard I/N`) into one run directory.
     Merge(cmd::merge::Args),
     /// Write the games of run directories into one self-contained HTML page that replays them.
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Command::Rules(a) => cmd::rules::run(&a),
         Command::View(a) => cmd::view::run(&a),
         Command::Replay(a) => cmd::replay::run(&a),
+        Command::Tune(a) => cmd::tune::run(&a),
         Command::Book(a) => cmd::book::run(&a),
         #[cfg(feature = "analysis")]
         Command::Stats(a) => cmd::stats::run(&a),

@@ -16,6 +16,12 @@ use std::sync::OnceLock;
 /// The rule file.
 pub const RULES: &str = include_str!("../malka.toml");
 
+/// The evaluation preset, as a parameter file (the format of `--params`).
+pub const EVAL_PARAMS: &str = include_str!("../malka.params");
+
+/// The workload of `stackchess bench`: a `depth = N` line and bench positions, one LFEN a line.
+pub const BENCH: &str = include_str!("../malka.bench");
+
 /// The Malka rule set, read from [`RULES`].
 ///
 /// # Panics

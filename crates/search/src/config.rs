@@ -1,10 +1,11 @@
 //! Search settings: table size, feature switches, evaluation.
 
-use crate::params::{apply_lines, split_pair};
+use crate::params::split_pair;
 use crate::{EvalParams, ParamError};
 
-/// How the engine searches. [`SearchConfig::for_variant`] is the full engine; [`SearchConfig::plain`]
-/// switches every enhancement off.
+/// How the engine searches. [`SearchConfig::full`] is the full engine; [`SearchConfig::plain`]
+/// switches every enhancement off. Both take the evaluation: a rule set's preset, a tuned set or
+/// [`EvalParams::default`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchConfig {
     /// Transposition table size in MiB (0: no table).
@@ -36,36 +37,68 @@ pub struct SearchConfig {
     pub quiescence: bool,
     /// The evaluation.
     pub eval: EvalParams,
+    /// Where the evaluation came from (`preset malka`, `file tuned.params`, ...), written by
+    /// [`SearchConfig::describe`] so that records say which parameters played; empty: unnamed.
+    pub eval_source: String,
+}
+
+/// A feature switch: its key (`search.<name>`), its short name in [`SearchConfig::describe`],
+/// what it does, and its field.
+#[derive(Clone, Copy)]
+pub struct Switch {
+    /// The key, after `search.`.
+    pub name: &'static str,
+    /// The name in the `features=` list of [`SearchConfig::describe`].
+    pub short: &'static str,
+    /// What it switches.
+    pub doc: &'static str,
+    /// The field.
+    pub get: fn(&SearchConfig) -> bool,
+    /// The field, to change it.
+    pub get_mut: fn(&mut SearchConfig) -> &mut bool,
+}
+
+macro_rules! switch {
+    ($field:ident, $short:literal, $doc:literal) => {
+        Switch { name: stringify!($field), short: $short, doc: $doc, get: |c| c.$field, get_mut: |c| &mut c.$field }
+    };
 }
 
 impl SearchConfig {
-    /// The full engine for a variant, with a 16 MiB table.
+    /// Every feature switch, in the order [`SearchConfig::describe`] lists them: the one table
+    /// that setting, describing and listing the switches read.
+    pub const SWITCHES: [Switch; 11] = [
+        switch!(pvs, "pvs", "principal variation search"),
+        switch!(aspiration, "asp", "aspiration windows from depth 4"),
+        switch!(null_move, "nmp", "null-move pruning"),
+        switch!(lmr, "lmr", "late move reductions and internal iterative reduction"),
+        switch!(killers, "killers", "killer moves in ordering"),
+        switch!(history, "history", "history heuristic in ordering"),
+        switch!(check_extension, "checkext", "one ply more for moves that give check"),
+        switch!(rfp, "rfp", "reverse futility pruning at depth 1-3"),
+        switch!(futility, "futility", "futility and late-move pruning of quiet moves"),
+        switch!(see, "see", "static exchange evaluation of captures"),
+        switch!(quiescence, "qs", "quiescence search at the horizon"),
+    ];
+
+    /// The full engine with the evaluation `eval`, with a 16 MiB table.
     #[must_use]
-    pub fn for_variant(name: &str) -> Self {
-        SearchConfig {
-            hash_mb: 16,
-            pvs: true,
-            aspiration: true,
-            null_move: true,
-            lmr: true,
-            killers: true,
-            history: true,
-            check_extension: true,
-            rfp: true,
-            futility: true,
-            see: true,
-            quiescence: true,
-            eval: EvalParams::for_variant(name),
+    pub fn full(eval: EvalParams) -> Self {
+        let mut c = SearchConfig::plain(eval);
+        c.hash_mb = 16;
+        for s in Self::SWITCHES {
+            *(s.get_mut)(&mut c) = true;
         }
+        c
     }
 
-    /// Plain alpha-beta: iterative deepening (the previous iteration's best move searched first at
-    /// the root only), MVV-LVA capture ordering, quiescence search (captures, promotions, check
-    /// evasions), mate-distance scores, repetition and 50-move draws, and the same evaluation as
-    /// the full engine. No transposition table, PVS, aspiration, null move, LMR, killers, history,
-    /// check extension, pruning or SEE.
+    /// Plain alpha-beta with the evaluation `eval`: iterative deepening (the previous iteration's
+    /// best move searched first at the root only), MVV-LVA capture ordering, quiescence search
+    /// (captures, promotions, check evasions), mate-distance scores, repetition and 50-move draws.
+    /// No transposition table, PVS, aspiration, null move, LMR, killers, history, check extension,
+    /// pruning or SEE.
     #[must_use]
-    pub fn plain(name: &str) -> Self {
+    pub fn plain(eval: EvalParams) -> Self {
         SearchConfig {
             hash_mb: 0,
             pvs: false,
@@ -79,39 +112,15 @@ impl SearchConfig {
             futility: false,
             see: false,
             quiescence: true,
-            eval: EvalParams::for_variant(name),
+            eval,
+            eval_source: String::new(),
         }
     }
 
-    /// The names of the feature switches, as `search.<name>` keys of [`SearchConfig::set`].
-    pub const SWITCHES: [&'static str; 10] = [
-        "pvs",
-        "aspiration",
-        "null_move",
-        "lmr",
-        "killers",
-        "history",
-        "check_extension",
-        "rfp",
-        "futility",
-        "quiescence",
-    ];
-
-    fn switch(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name {
-            "pvs" => &mut self.pvs,
-            "aspiration" => &mut self.aspiration,
-            "null_move" => &mut self.null_move,
-            "lmr" => &mut self.lmr,
-            "killers" => &mut self.killers,
-            "history" => &mut self.history,
-            "check_extension" => &mut self.check_extension,
-            "rfp" => &mut self.rfp,
-            "futility" => &mut self.futility,
-            "see" => &mut self.see,
-            "quiescence" => &mut self.quiescence,
-            _ => return None,
-        })
+    /// The same settings, the evaluation's source named.
+    #[must_use]
+    pub fn with_source(self, source: impl Into<String>) -> Self {
+        SearchConfig { eval_source: source.into(), ..self }
     }
 
     /// Sets a search switch (`search.lmr=false`), the table size (`search.hash=64`) or, for any
@@ -130,12 +139,15 @@ impl SearchConfig {
             return Ok(());
         }
         let known = || {
-            let mut k: Vec<String> = Self::SWITCHES.iter().map(|s| format!("search.{s}")).collect();
+            let mut k: Vec<String> = Self::SWITCHES.iter().map(|s| format!("search.{}", s.name)).collect();
             k.push("search.hash".to_owned());
             k.join(", ")
         };
-        let slot = self.switch(name).ok_or_else(|| ParamError::UnknownKey { key: key.to_owned(), known: known() })?;
-        *slot = match value {
+        let switch = Self::SWITCHES
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| ParamError::UnknownKey { key: key.to_owned(), known: known() })?;
+        *(switch.get_mut)(self) = match value {
             "true" | "1" | "on" => true,
             "false" | "0" | "off" => false,
             _ => return Err(bad("true or false")),
@@ -152,40 +164,54 @@ impl SearchConfig {
         self.set(k, v)
     }
 
-    /// Applies a parameter file of `key = value` lines (keys as [`SearchConfig::set`]); blank
-    /// lines and `#` comments are skipped.
+    /// Applies a parameter file (`--params`): `key = value` lines, `#` comments. Lines with
+    /// `search.` keys set switches or the table size; the others, if there are any, are a whole
+    /// evaluation ([`EvalParams::parse`]: every evaluation key once) that replaces this one.
+    ///
+    /// Returns whether the file held an evaluation.
     ///
     /// # Errors
-    /// The first bad line, by number. Nothing is changed unless every line is good.
-    pub fn apply_file(&mut self, text: &str) -> Result<(), ParamError> {
-        apply_lines(self, text, SearchConfig::set)
+    /// The first bad line, by number (for an evaluation that lacks keys, the line after the
+    /// last). Nothing is changed unless the whole file is good.
+    pub fn apply_file(&mut self, text: &str) -> Result<bool, ParamError> {
+        let mut next = self.clone();
+        // The evaluation's lines keep their numbers: search lines become blank ones.
+        let mut eval_text = String::new();
+        let mut has_eval = false;
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.starts_with("search.") {
+                let (k, v) =
+                    line.split_once('=').ok_or_else(|| ParamError::Syntax { line: i + 1, text: raw.to_owned() })?;
+                next.set(k, v).map_err(|e| ParamError::Line { line: i + 1, source: Box::new(e) })?;
+            } else {
+                has_eval |= !line.is_empty();
+                eval_text.push_str(raw);
+            }
+            eval_text.push('\n');
+        }
+        if has_eval {
+            next.eval = EvalParams::parse(&eval_text)?;
+        }
+        *self = next;
+        Ok(has_eval)
     }
 
-    /// The settings as one line: `hash=16 features=pvs,asp,... eval: <params>`. Stable, for records.
+    /// The settings as one line: `hash=16 features=pvs,asp,... eval: <params>`, or
+    /// `eval (<source>): <params>` when the source is named. Stable, for records.
     #[must_use]
     pub fn describe(&self) -> String {
-        let flags = [
-            (self.pvs, "pvs"),
-            (self.aspiration, "asp"),
-            (self.null_move, "nmp"),
-            (self.lmr, "lmr"),
-            (self.killers, "killers"),
-            (self.history, "history"),
-            (self.check_extension, "checkext"),
-            (self.rfp, "rfp"),
-            (self.futility, "futility"),
-            (self.see, "see"),
-            (self.quiescence, "qs"),
-        ];
-        let on: Vec<&str> = flags.iter().filter(|f| f.0).map(|f| f.1).collect();
+        let on: Vec<&str> = Self::SWITCHES.iter().filter(|s| (s.get)(self)).map(|s| s.short).collect();
         let features = if on.is_empty() { "none".to_owned() } else { on.join(",") };
-        format!("hash={} features={} eval: {}", self.hash_mb, features, self.eval.describe())
+        let source = if self.eval_source.is_empty() { String::new() } else { format!(" ({})", self.eval_source) };
+        format!("hash={} features={} eval{source}: {}", self.hash_mb, features, self.eval.describe())
     }
 }
 
+/// The full engine with the generic evaluation.
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig::for_variant("fide")
+        SearchConfig::full(EvalParams::default())
     }
 }
 
@@ -195,15 +221,46 @@ mod tests {
 
     #[test]
     fn switches_and_eval_keys_are_set_by_name() {
-        let mut c = SearchConfig::for_variant("malka");
+        let mut c = SearchConfig::default();
+        assert!(c
+            .describe()
+            .starts_with("hash=16 features=pvs,asp,nmp,lmr,killers,history,checkext,rfp,futility,see,qs eval: "));
         c.set_pair("search.lmr=false").unwrap();
+        c.set_pair("search.see=off").unwrap();
         c.set_pair("search.hash=3").unwrap();
         c.set_pair("value.queen=500").unwrap();
-        assert!(!c.lmr && c.hash_mb == 3 && c.eval.value[4] == 500);
-        assert!(c.describe().contains("features=pvs,asp,nmp,killers"));
-        assert!(c.set("search.nope", "true").unwrap_err().to_string().contains("search.lmr"));
+        assert!(!c.lmr && !c.see && c.hash_mb == 3 && c.eval.value[4] == 500);
+        assert!(c.describe().contains("features=pvs,asp,nmp,killers,history,checkext,rfp,futility,qs"));
+        let e = c.set("search.nope", "true").unwrap_err().to_string();
+        assert!(e.contains("search.lmr") && e.contains("search.see"), "{e}");
         assert!(c.set("search.pvs", "maybe").is_err());
-        let plain = SearchConfig::plain("malka");
-        assert!(plain.describe().starts_with("hash=0 features=qs eval: "));
+        let plain = SearchConfig::plain(EvalParams::default()).with_source("preset fide");
+        assert!(plain.describe().starts_with("hash=0 features=qs eval (preset fide): "));
+    }
+
+    #[test]
+    fn every_switch_is_its_own_field() {
+        for s in SearchConfig::SWITCHES {
+            let mut c = SearchConfig::default();
+            c.set(&format!("search.{}", s.name), "false").unwrap();
+            let off: Vec<&str> = SearchConfig::SWITCHES.iter().filter(|t| !(t.get)(&c)).map(|t| t.name).collect();
+            assert_eq!(off, [s.name]);
+        }
+    }
+
+    #[test]
+    fn parameter_files_replace_the_evaluation_whole() {
+        let mut c = SearchConfig::default();
+        let e = EvalParams { tempo: 17, ..EvalParams::default() };
+        assert!(c.apply_file(&format!("search.lmr = false\n{}", e.to_file())).unwrap());
+        assert!(!c.lmr && c.eval == e);
+        // Switches alone leave the evaluation as it is.
+        assert!(!c.apply_file("search.lmr = true # on again\n").unwrap());
+        assert!(c.lmr && c.eval == e);
+        // An incomplete evaluation is refused at the line where the file ends, and nothing changes.
+        let before = c.clone();
+        let err = c.apply_file("search.lmr = false\ntempo = 3\n").unwrap_err().to_string();
+        assert!(err.starts_with("line 3: the file ends without value.pawn"), "{err}");
+        assert_eq!(c, before);
     }
 }

@@ -16,10 +16,10 @@ mod score;
 mod see;
 mod tt;
 
-pub use bench::{bench_depth, bench_positions};
-pub use config::SearchConfig;
+pub use bench::Bench;
+pub use config::{SearchConfig, Switch};
 pub use engine::Engine;
 pub use epd::{parse_epd, EpdCase, EpdError};
-pub use eval::evaluate;
+pub use eval::{evaluate, Evaluation};
 pub use params::{EvalParams, ParamError};
 pub use score::{Limits, Report, Score};

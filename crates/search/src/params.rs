@@ -1,8 +1,11 @@
-//! Evaluation parameters: per-variant defaults, overridable by `key=value` flags or a file.
+//! Evaluation parameters: a generic default, parameter files (a rule set's preset, a tuned set,
+//! `--params`), and `key=value` overrides.
 //!
 //! Every parameter has a stable key (see [`EvalParams::KEYS`]); [`EvalParams::describe`] writes
-//! them all as `key=value` in that order, so a record names the exact evaluation it used.
+//! them all as `key=value` in that order, so a record names the exact evaluation it used. A
+//! parameter file ([`EvalParams::parse`]) gives every key once, as `key = value` lines.
 
+use std::fmt::Write as _;
 use thiserror::Error;
 
 /// A parameter that could not be set.
@@ -34,6 +37,24 @@ pub enum ParamError {
         /// The line.
         text: String,
     },
+    /// A key given a second time.
+    #[error("line {line}: '{key}' is given twice (first on line {first})")]
+    Duplicate {
+        /// 1-based line number of the repetition.
+        line: usize,
+        /// The key.
+        key: String,
+        /// The line that gave it first.
+        first: usize,
+    },
+    /// A parameter file that ends before giving every key.
+    #[error("line {line}: the file ends without {missing} (a parameter file gives every key)")]
+    Missing {
+        /// The line after the last one.
+        line: usize,
+        /// The keys not given, comma-separated.
+        missing: String,
+    },
     /// A good line with a bad key or value.
     #[error("line {line}: {source}")]
     Line {
@@ -44,21 +65,25 @@ pub enum ParamError {
     },
 }
 
-/// All evaluation parameters, in centipawns unless noted. Indexed `[pawn, knight, bishop, rook, queen]`
-/// where an array is per role.
+/// All evaluation parameters, in centipawns. Indexed `[pawn, knight, bishop, rook, queen]` where
+/// an array is per role (`[knight, bishop, rook, queen]` for `center_level`). The evaluation is
+/// linear in them (see [`crate::Trace`]), so every one can be fitted to game results.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalParams {
     /// Material value per role.
     pub value: [i32; 5],
-    /// Centralisation per role: cp per unit of (file + rank + weighted level) distance nearer the
-    /// centre of the stack.
+    /// Centralisation per role: cp per step (file or rank) nearer the centre of the board. For
+    /// pawns, the file alone and in the middlegame only.
     pub center: [i32; 5],
-    /// Weight of the level axis in that distance, in percent of a file or rank step.
-    pub center_level_pct: i32,
+    /// Centralisation across the levels per role (knight to queen): cp per level step nearer the
+    /// central level (0 on fewer than three levels).
+    pub center_level: [i32; 4],
     /// Middlegame: cp lost per step the king stands from its home rank and home level.
     pub king_home: i32,
-    /// Endgame: cp per unit of king centralisation.
+    /// Endgame: cp per step (file or rank) the king stands nearer the centre of the board.
     pub king_center: i32,
+    /// Endgame: cp per level step the king stands nearer the central level.
+    pub king_center_level: i32,
     /// cp per step of a pawn's progress toward its promotion cells.
     pub pawn_advance: i32,
     /// cp per squared step of progress (rewards the last steps most).
@@ -78,57 +103,65 @@ pub struct EvalParams {
     pub mopup: i32,
     /// Mop-up: cp per king step the winning king stands nearer the losing one (out of 7).
     pub mopup_kings: i32,
-    /// cp per legal move more than the opponent (0 = off; costs two move generations per evaluation).
+    /// cp per legal move more than the opponent, out of check (0 = off; costs two move
+    /// generations per evaluation).
     pub mobility: i32,
-    /// Whether pawns promote on the last rank of any level (Air Attack) rather than only on the
-    /// enemy's home level (Nardeshir; irrelevant on one level).
-    pub promo_any_level: bool,
 }
 
+/// One parameter: its key and its field.
+struct Field {
+    key: &'static str,
+    get: fn(&EvalParams) -> i32,
+    get_mut: fn(&mut EvalParams) -> &mut i32,
+}
+
+macro_rules! field {
+    ($key:literal, $($path:tt)+) => {
+        Field { key: $key, get: |p| p.$($path)+, get_mut: |p| &mut p.$($path)+ }
+    };
+}
+
+/// Every parameter, in key order: the one table that keys, files, descriptions and the linear
+/// model's vector read.
+const FIELDS: [Field; EvalParams::COUNT] = [
+    field!("value.pawn", value[0]),
+    field!("value.knight", value[1]),
+    field!("value.bishop", value[2]),
+    field!("value.rook", value[3]),
+    field!("value.queen", value[4]),
+    field!("center.pawn", center[0]),
+    field!("center.knight", center[1]),
+    field!("center.bishop", center[2]),
+    field!("center.rook", center[3]),
+    field!("center.queen", center[4]),
+    field!("center_level.knight", center_level[0]),
+    field!("center_level.bishop", center_level[1]),
+    field!("center_level.rook", center_level[2]),
+    field!("center_level.queen", center_level[3]),
+    field!("king_home", king_home),
+    field!("king_center", king_center),
+    field!("king_center_level", king_center_level),
+    field!("pawn_advance", pawn_advance),
+    field!("pawn_advance2", pawn_advance2),
+    field!("passed", passed),
+    field!("bishop_pair", bishop_pair),
+    field!("tempo", tempo),
+    field!("tropism", tropism),
+    field!("mopup", mopup),
+    field!("mopup_kings", mopup_kings),
+    field!("mobility", mobility),
+];
+
+/// The generic base: the standard chess values, for any rule set without a preset of its own.
 impl Default for EvalParams {
     fn default() -> Self {
-        EvalParams::for_variant("fide")
-    }
-}
-
-impl EvalParams {
-    /// Every key, in the order [`EvalParams::describe`] writes them.
-    pub const KEYS: [&'static str; 23] = [
-        "value.pawn",
-        "value.knight",
-        "value.bishop",
-        "value.rook",
-        "value.queen",
-        "center.pawn",
-        "center.knight",
-        "center.bishop",
-        "center.rook",
-        "center.queen",
-        "center_level_pct",
-        "king_home",
-        "king_center",
-        "pawn_advance",
-        "pawn_advance2",
-        "passed",
-        "bishop_pair",
-        "tempo",
-        "tropism",
-        "mopup",
-        "mopup_kings",
-        "mobility",
-        "promo_any_level",
-    ];
-
-    /// The defaults for a variant (`malka`, `traditional`, `fide`, `air-attack`; anything else gets
-    /// the `fide` values). The reasoning behind each set is in the crate's README.
-    #[must_use]
-    pub fn for_variant(name: &str) -> EvalParams {
-        let base = EvalParams {
+        EvalParams {
             value: [100, 320, 330, 500, 900],
             center: [4, 6, 3, 1, 2],
-            center_level_pct: 100,
+            center_level: [6, 3, 1, 2],
             king_home: 8,
             king_center: 6,
+            king_center_level: 6,
             pawn_advance: 4,
             pawn_advance2: 1,
             passed: 12,
@@ -138,74 +171,99 @@ impl EvalParams {
             mopup: 5,
             mopup_kings: 10,
             mobility: 0,
-            promo_any_level: false,
-        };
-        // Material: standard values on one level; elsewhere each piece's standard value scaled by
-        // the square root of its mean mobility on an empty board, relative to standard chess (see
-        // the crate README for the table). The Malka queen steps like a king: scaled from the knight.
-        match name {
-            // Kings on the stack are better off without the "stay home" term (self-play, README).
-            "traditional" => EvalParams { value: [100, 475, 425, 640, 1150], king_home: 0, ..base },
-            "malka" => EvalParams { value: [100, 475, 425, 640, 570], center: [4, 6, 3, 1, 5], king_home: 0, ..base },
-            "air-attack" => {
-                EvalParams { value: [100, 450, 470, 690, 1240], promo_any_level: true, center_level_pct: 0, ..base }
-            }
-            _ => base,
         }
     }
+}
 
-    fn role_index(key: &str, prefix: &str) -> Option<usize> {
-        let rest = key.strip_prefix(prefix)?;
-        ["pawn", "knight", "bishop", "rook", "queen"].iter().position(|r| *r == rest)
+impl EvalParams {
+    /// The number of parameters.
+    pub const COUNT: usize = 26;
+
+    /// Every key, in the order [`EvalParams::describe`] and [`EvalParams::values`] use.
+    pub const KEYS: [&'static str; EvalParams::COUNT] = {
+        let mut keys = [""; EvalParams::COUNT];
+        let mut i = 0;
+        while i < keys.len() {
+            keys[i] = FIELDS[i].key;
+            i += 1;
+        }
+        keys
+    };
+
+    /// Every parameter, in [`EvalParams::KEYS`] order: the parameter vector of the linear model.
+    #[must_use]
+    pub fn values(&self) -> [i32; EvalParams::COUNT] {
+        std::array::from_fn(|i| (FIELDS[i].get)(self))
+    }
+
+    /// The parameters of a vector in [`EvalParams::KEYS`] order.
+    #[must_use]
+    pub fn from_values(values: &[i32; EvalParams::COUNT]) -> EvalParams {
+        let mut p = EvalParams::default();
+        for (f, &v) in FIELDS.iter().zip(values) {
+            *(f.get_mut)(&mut p) = v;
+        }
+        p
+    }
+
+    /// Reads a parameter file: `key = value` lines giving every key once (blank lines and `#`
+    /// comments skipped). The rule sets' presets, `tune`'s output and `--params` files are such files.
+    ///
+    /// # Errors
+    /// The first bad line by number: not `key = value`, an unknown key, a bad value, a key given
+    /// twice, or (naming the line after the last) keys the file never gives.
+    pub fn parse(text: &str) -> Result<EvalParams, ParamError> {
+        let mut p = EvalParams::default();
+        let mut seen: Vec<(String, usize)> = Vec::new();
+        let mut lines = 0;
+        for (i, raw) in text.lines().enumerate() {
+            lines = i + 1;
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (k, v) =
+                line.split_once('=').ok_or_else(|| ParamError::Syntax { line: i + 1, text: raw.to_owned() })?;
+            let k = k.trim();
+            if let Some((_, first)) = seen.iter().find(|(s, _)| s == k) {
+                return Err(ParamError::Duplicate { line: i + 1, key: k.to_owned(), first: *first });
+            }
+            p.set(k, v).map_err(|e| ParamError::Line { line: i + 1, source: Box::new(e) })?;
+            seen.push((k.to_owned(), i + 1));
+        }
+        let missing: Vec<&str> = Self::KEYS.iter().copied().filter(|k| !seen.iter().any(|(s, _)| s == k)).collect();
+        if !missing.is_empty() {
+            return Err(ParamError::Missing { line: lines + 1, missing: missing.join(", ") });
+        }
+        Ok(p)
+    }
+
+    /// The parameters as a parameter file ([`EvalParams::parse`] reads it back): `key = value`
+    /// lines in [`EvalParams::KEYS`] order.
+    #[must_use]
+    pub fn to_file(&self) -> String {
+        FIELDS.iter().fold(String::new(), |mut out, f| {
+            let _ = writeln!(out, "{} = {}", f.key, (f.get)(self));
+            out
+        })
     }
 
     /// Sets one parameter by key.
     ///
     /// # Errors
-    /// An unknown key, or a value that is not an integer (`true`/`false` for `promo_any_level`).
+    /// An unknown key, or a value that is not an integer between -100000 and 100000.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        let key = key.trim();
-        let value = value.trim();
-        if key == "promo_any_level" {
-            self.promo_any_level = match value {
-                "true" | "1" => true,
-                "false" | "0" => false,
-                _ => {
-                    return Err(ParamError::BadValue {
-                        key: key.to_owned(),
-                        value: value.to_owned(),
-                        expected: "true or false",
-                    })
-                }
-            };
-            return Ok(());
-        }
-        let slot: &mut i32 = if let Some(i) = Self::role_index(key, "value.") {
-            &mut self.value[i]
-        } else if let Some(i) = Self::role_index(key, "center.") {
-            &mut self.center[i]
-        } else {
-            match key {
-                "center_level_pct" => &mut self.center_level_pct,
-                "king_home" => &mut self.king_home,
-                "king_center" => &mut self.king_center,
-                "pawn_advance" => &mut self.pawn_advance,
-                "pawn_advance2" => &mut self.pawn_advance2,
-                "passed" => &mut self.passed,
-                "bishop_pair" => &mut self.bishop_pair,
-                "tempo" => &mut self.tempo,
-                "tropism" => &mut self.tropism,
-                "mopup" => &mut self.mopup,
-                "mopup_kings" => &mut self.mopup_kings,
-                "mobility" => &mut self.mobility,
-                _ => return Err(ParamError::UnknownKey { key: key.to_owned(), known: Self::KEYS.join(", ") }),
-            }
-        };
-        *slot = value.parse::<i32>().ok().filter(|v| v.abs() <= 100_000).ok_or_else(|| ParamError::BadValue {
-            key: key.to_owned(),
-            value: value.to_owned(),
-            expected: "an integer between -100000 and 100000",
-        })?;
+        let (key, value) = (key.trim(), value.trim());
+        let field = FIELDS
+            .iter()
+            .find(|f| f.key == key)
+            .ok_or_else(|| ParamError::UnknownKey { key: key.to_owned(), known: Self::KEYS.join(", ") })?;
+        *(field.get_mut)(self) =
+            value.parse::<i32>().ok().filter(|v| v.abs() <= 100_000).ok_or_else(|| ParamError::BadValue {
+                key: key.to_owned(),
+                value: value.to_owned(),
+                expected: "an integer between -100000 and 100000",
+            })?;
         Ok(())
     }
 
@@ -218,48 +276,16 @@ impl EvalParams {
         self.set(k, v)
     }
 
-    /// Applies a parameter file: `key = value` lines; blank lines and `#` comments are skipped.
-    ///
-    /// # Errors
-    /// The first bad line, by number. Nothing is changed unless every line is good.
-    pub fn apply_file(&mut self, text: &str) -> Result<(), ParamError> {
-        apply_lines(self, text, EvalParams::set)
-    }
-
-    /// The value of a key, as text.
+    /// The value of a key.
     #[must_use]
-    pub fn get(&self, key: &str) -> Option<String> {
-        if key == "promo_any_level" {
-            return Some(self.promo_any_level.to_string());
-        }
-        if let Some(i) = Self::role_index(key, "value.") {
-            return Some(self.value[i].to_string());
-        }
-        if let Some(i) = Self::role_index(key, "center.") {
-            return Some(self.center[i].to_string());
-        }
-        let v = match key {
-            "center_level_pct" => self.center_level_pct,
-            "king_home" => self.king_home,
-            "king_center" => self.king_center,
-            "pawn_advance" => self.pawn_advance,
-            "pawn_advance2" => self.pawn_advance2,
-            "passed" => self.passed,
-            "bishop_pair" => self.bishop_pair,
-            "tempo" => self.tempo,
-            "tropism" => self.tropism,
-            "mopup" => self.mopup,
-            "mopup_kings" => self.mopup_kings,
-            "mobility" => self.mobility,
-            _ => return None,
-        };
-        Some(v.to_string())
+    pub fn get(&self, key: &str) -> Option<i32> {
+        FIELDS.iter().find(|f| f.key == key).map(|f| (f.get)(self))
     }
 
     /// Every parameter as `key=value`, space-separated, in [`EvalParams::KEYS`] order.
     #[must_use]
     pub fn describe(&self) -> String {
-        Self::KEYS.iter().filter_map(|k| self.get(k).map(|v| format!("{k}={v}"))).collect::<Vec<_>>().join(" ")
+        FIELDS.iter().map(|f| format!("{}={}", f.key, (f.get)(self))).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -268,41 +294,20 @@ pub(crate) fn split_pair(pair: &str) -> Result<(&str, &str), ParamError> {
     pair.split_once('=').ok_or_else(|| ParamError::Syntax { line: 1, text: pair.to_owned() })
 }
 
-/// Applies `key = value` lines to a copy of `target` with `set` (blank lines and `#` comments
-/// skipped) and keeps the copy only if every line is good; errors name the line.
-pub(crate) fn apply_lines<T: Clone>(
-    target: &mut T,
-    text: &str,
-    set: impl Fn(&mut T, &str, &str) -> Result<(), ParamError>,
-) -> Result<(), ParamError> {
-    let mut next = target.clone();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let (k, v) = line.split_once('=').ok_or_else(|| ParamError::Syntax { line: i + 1, text: raw.to_owned() })?;
-        set(&mut next, k, v).map_err(|e| ParamError::Line { line: i + 1, source: Box::new(e) })?;
-    }
-    *target = next;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn set_get_and_describe_round_trip() {
-        let mut p = EvalParams::for_variant("malka");
-        assert!(p.value[4] < EvalParams::for_variant("traditional").value[4]);
+        let mut p = EvalParams::default();
         p.set("value.queen", "777").unwrap();
         p.set_pair("tempo=-3").unwrap();
         assert_eq!(p.value[4], 777);
-        assert_eq!(p.get("tempo").as_deref(), Some("-3"));
-        let mut q = EvalParams::for_variant("fide");
-        q.apply_file(&p.describe().replace(' ', "\n")).unwrap();
-        assert_eq!(p, q);
+        assert_eq!(p.get("tempo"), Some(-3));
+        assert_eq!(EvalParams::from_values(&p.values()), p);
+        assert_eq!(EvalParams::parse(&p.describe().replace(' ', "\n")), Ok(p.clone()));
+        assert_eq!(EvalParams::parse(&p.to_file()), Ok(p));
     }
 
     #[test]
@@ -312,11 +317,19 @@ mod tests {
         assert!(e.to_string().contains("value.king"));
         let e = p.set("tempo", "x").unwrap_err();
         assert!(e.to_string().contains("'x'"));
-        let before = p.clone();
-        let e = p.apply_file("tempo = 5\n# c\n\nbishop_pair 3\n").unwrap_err();
-        assert!(e.to_string().starts_with("line 4"), "{e}");
-        let e = p.apply_file("tempo = 5\nfoo = 1").unwrap_err();
-        assert!(e.to_string().starts_with("line 2") && e.to_string().contains("foo"), "{e}");
-        assert_eq!(p, before);
+        let full = EvalParams::default().to_file();
+        let e = EvalParams::parse(&format!("{full}# c\n\nbishop_pair 3\n")).unwrap_err();
+        assert!(e.to_string().starts_with(&format!("line {}", EvalParams::KEYS.len() + 3)), "{e}");
+        let e = EvalParams::parse(&format!("{full}foo = 1")).unwrap_err();
+        assert!(
+            e.to_string().starts_with(&format!("line {}", EvalParams::KEYS.len() + 1)) && e.to_string().contains("foo")
+        );
+        let e = EvalParams::parse(&format!("tempo = 4\n{full}")).unwrap_err();
+        let line = EvalParams::KEYS.iter().position(|k| *k == "tempo").unwrap() + 2;
+        assert_eq!(e, ParamError::Duplicate { line, key: "tempo".into(), first: 1 });
+        // A file cut short: the missing keys are named, at the line where it ends.
+        let cut = full.lines().take(5).collect::<Vec<_>>().join("\n");
+        let e = EvalParams::parse(&cut).unwrap_err();
+        assert!(e.to_string().starts_with("line 6: the file ends without center.pawn, "), "{e}");
     }
 }

@@ -39,12 +39,12 @@ fn deterministic<P: Position>(rules: P::Rules) {
     let pos = game.position().clone();
     let history = &game.hashes()[..game.hashes().len() - 1];
     for limits in [Limits::depth(4), Limits::nodes(30_000)] {
-        let mut a = Engine::<P>::new(rules, SearchConfig::for_variant(rules.name()));
+        let mut a = Engine::<P>::new(rules, common::full(rules.name()));
         let (ra, ia) = search(&mut a, &pos, history, &limits);
         // The same engine again after new_game, and a fresh engine: identical reports, nodes included.
         a.new_game();
         let (rb, ib) = search(&mut a, &pos, history, &limits);
-        let mut c = Engine::<P>::new(rules, SearchConfig::for_variant(rules.name()));
+        let mut c = Engine::<P>::new(rules, common::full(rules.name()));
         let (rc, _) = search(&mut c, &pos, history, &limits);
         assert_eq!(key(&ra), key(&rb), "{} {limits:?}", rules.name());
         assert_eq!(key(&ra), key(&rc), "{} {limits:?}", rules.name());
@@ -65,8 +65,8 @@ fn results_are_reproducible() {
 }
 
 fn always_legal<P: Position>(rules: P::Rules, games: u64) {
-    let mut e = Engine::<P>::new(rules, SearchConfig { hash_mb: 1, ..SearchConfig::for_variant(rules.name()) });
-    let mut plain = Engine::<P>::new(rules, SearchConfig::plain(rules.name()));
+    let mut e = Engine::<P>::new(rules, SearchConfig { hash_mb: 1, ..common::full(rules.name()) });
+    let mut plain = Engine::<P>::new(rules, SearchConfig::plain(common::preset(rules.name())));
     for seed in 0..games {
         let game = random_position::<P>(rules, seed, 20 + 7 * usize::try_from(seed).unwrap_or(0));
         let pos = game.position();
@@ -105,7 +105,7 @@ fn never_an_illegal_move_or_none() {
 fn no_move_when_there_is_none() {
     let mated = stackchess_variants::traditional::fide_rules().from_lfen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
     let stalemated = stackchess_variants::traditional::fide_rules().from_lfen("7k/8/6QK/8/8/8/8/8 b - - 0 1").unwrap();
-    let mut e = Engine::<Fide>::new(stackchess_variants::traditional::fide_rules(), SearchConfig::for_variant("fide"));
+    let mut e = Engine::<Fide>::new(stackchess_variants::traditional::fide_rules(), common::full("fide"));
     let (r, _) = search(&mut e, &mated, &[], &Limits::depth(3));
     assert_eq!((r.best_move(), r.score), (None, stackchess_search::Score::Mate(0)));
     let (r, _) = search(&mut e, &stalemated, &[], &Limits::depth(3));
@@ -119,7 +119,7 @@ fn play_out<P: Position>(
     limits: Limits,
     max_plies: usize,
 ) -> (Option<Termination>, usize) {
-    let mut e = Engine::<P>::new(rules, SearchConfig::for_variant(rules.name()));
+    let mut e = Engine::<P>::new(rules, common::full(rules.name()));
     let mut g = Game::new(rules.from_lfen(start).expect("valid"));
     for ply in 0..max_plies {
         if let Some(o) = g.outcome() {

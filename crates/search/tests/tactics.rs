@@ -3,7 +3,7 @@
 //! `stackchess bench --tactics data/tactics/wac.epd --nodes 100000` prints the same per position.
 
 use stackchess_core::Rules as _;
-use stackchess_search::{parse_epd, Engine, Limits, SearchConfig};
+use stackchess_search::{parse_epd, Engine, EvalParams, Limits, SearchConfig};
 use stackchess_variants::Fide;
 use std::sync::atomic::AtomicBool;
 
@@ -12,7 +12,7 @@ fn solve(nodes: u64) -> (usize, usize) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tactics/wac.epd");
     let cases = parse_epd(&std::fs::read_to_string(path).expect("data/tactics/wac.epd")).expect("valid EPD");
     let mut engine =
-        Engine::<Fide>::new(stackchess_variants::traditional::fide_rules(), SearchConfig::for_variant("fide"));
+        Engine::<Fide>::new(stackchess_variants::traditional::fide_rules(), SearchConfig::full(preset("fide")));
     let stop = AtomicBool::new(false);
     let solved = cases
         .iter()
@@ -34,4 +34,10 @@ fn wac_solve_rate_at_100k_nodes() {
     assert_eq!(total, 300);
     // 83.7% measured when written (see the crate README); below 80% means a regression.
     assert!(solved * 100 >= total * 80, "only {solved}/{total} solved");
+}
+
+/// The evaluation preset of the built-in variant `name`.
+fn preset(name: &str) -> EvalParams {
+    let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
+    EvalParams::parse(v.eval_params().expect("a preset")).expect("a valid preset")
 }

@@ -18,6 +18,7 @@ pub mod replay;
 pub mod run;
 pub mod shard;
 pub mod stats;
+pub mod swap;
 
 /// The record formats (re-exported: selfplay writes through them).
 pub use stackchess_records as records;
@@ -33,6 +34,7 @@ pub use run::{run, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summa
 pub use shard::Shard;
 pub use stackchess_records::{GameRecord, GamesFile, PliesFile, PlyRecord, Recovered, Version};
 pub use stats::Tally;
+pub use swap::colour_swapped;
 
 /// Reads every record of a `games.csv` (either schema version) without changing it.
 ///

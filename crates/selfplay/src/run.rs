@@ -58,7 +58,11 @@ impl RunConfig {
             variant: variant.to_owned(),
             rules_id: rules_id.to_owned(),
             seed: self.seed,
-            openings: self.openings.describe(),
+            openings: if self.swaps_colours() {
+                format!("{} colour-swapped", self.openings.describe())
+            } else {
+                self.openings.describe()
+            },
             opening_max_cp: self.opening_filter.map(|f| f.max_cp),
             opening_check: self.opening_filter.map(|f| describe_limits(&f.limits)),
             paired: self.paired,
@@ -78,6 +82,13 @@ impl RunConfig {
             [e] => e.describe(),
             many => many.iter().map(|e| format!("{}: {}", e.label, e.describe())).collect::<Vec<_>>().join(" | "),
         }
+    }
+
+    /// Whether the second game of each pair plays the colour-swapped opening: paired self-play,
+    /// where one engine plays both sides (a match swaps the engines instead).
+    #[must_use]
+    pub fn swaps_colours(&self) -> bool {
+        self.paired && self.engines.len() == 1
     }
 
     /// The opening number of game `index`.
@@ -435,15 +446,27 @@ fn play_index<P: Position>(
     base: &GameRecord,
 ) -> Result<Option<Played>, Error> {
     let pair = cfg.pair_of(index);
-    let opening = cfg.openings.opening(rules, cfg.seed, pair, |pos: &P| match cfg.opening_filter {
-        None => true,
-        Some(f) => {
-            let e = &mut engines[0];
-            e.new_game();
-            let r = e.search(pos, &[], &f.limits, &AtomicBool::new(false), &mut |_| {});
-            matches!(r.score, Score::Cp(c) if c.abs() <= f.max_cp)
-        }
+    let swap = cfg.swaps_colours();
+    let mut opening = cfg.openings.opening(rules, cfg.seed, pair, |pos: &P| {
+        (!swap || crate::swap::colour_swapped(pos).is_some())
+            && match cfg.opening_filter {
+                None => true,
+                Some(f) => {
+                    let e = &mut engines[0];
+                    e.new_game();
+                    let r = e.search(pos, &[], &f.limits, &AtomicBool::new(false), &mut |_| {});
+                    matches!(r.score, Score::Cp(c) if c.abs() <= f.max_cp)
+                }
+            }
     })?;
+    if swap && index % 2 == 1 {
+        // The swapped position is reached by no line from the start: it is recorded as the game's
+        // start, with no opening moves.
+        opening.position = crate::swap::colour_swapped(&opening.position).ok_or_else(|| {
+            Error::Openings(format!("opening {pair}: its colours cannot be swapped (the side to move is in check, or the rules are not symmetric)"))
+        })?;
+        opening.moves = None;
+    }
     for e in engines.iter_mut() {
         e.new_game();
     }

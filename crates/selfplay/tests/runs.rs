@@ -4,7 +4,7 @@
 use stackchess_core::Position;
 use stackchess_core::Rules as _;
 use stackchess_malka::Malka;
-use stackchess_search::{Limits, SearchConfig};
+use stackchess_search::{EvalParams, Limits, SearchConfig};
 use stackchess_selfplay::{
     read_records, replay, run, Adjudication, DrawRule, EngineSpec, Error, GameRecord, NoProgress, Openings, Progress,
     ResignRule, RunConfig, RunEnd, Shard,
@@ -25,6 +25,15 @@ fn spec(label: &str, config: SearchConfig, nodes: u64) -> EngineSpec {
     EngineSpec { label: label.into(), config: SearchConfig { hash_mb: 1, ..config }, limits: Limits::nodes(nodes) }
 }
 
+/// The evaluation preset of `name` (malka, else fide's, which is the generic default).
+fn preset(name: &str) -> EvalParams {
+    if name == "malka" {
+        EvalParams::parse(stackchess_malka::EVAL_PARAMS).unwrap()
+    } else {
+        EvalParams::default()
+    }
+}
+
 fn selfplay<P: Position>(rules: P::Rules, games: u64, threads: usize) -> RunConfig {
     RunConfig {
         seed: 42,
@@ -38,7 +47,7 @@ fn selfplay<P: Position>(rules: P::Rules, games: u64, threads: usize) -> RunConf
             resign: Some(ResignRule { moves: 3, score: 600 }),
             draw: Some(DrawRule { after_move: 30, moves: 4, score: 10 }),
         },
-        engines: vec![spec("default", SearchConfig::for_variant(rules.name()), 150)],
+        engines: vec![spec("default", SearchConfig::full(preset(rules.name())), 150)],
         event: "test".into(),
         shard: Shard::WHOLE,
     }
@@ -228,7 +237,10 @@ fn a_match_alternates_colours_and_pairs_openings() {
     let dir = tmp("match");
     let cfg = RunConfig {
         paired: true,
-        engines: vec![spec("A", SearchConfig::for_variant("fide"), 200), spec("B", SearchConfig::plain("fide"), 200)],
+        engines: vec![
+            spec("A", SearchConfig::full(EvalParams::default()), 200),
+            spec("B", SearchConfig::plain(EvalParams::default()), 200),
+        ],
         ..selfplay::<Fide>(stackchess_traditional::fide_rules(), 6, 2)
     };
     play::<Fide>(stackchess_traditional::fide_rules(), &dir, &cfg, false).unwrap();

@@ -1,7 +1,7 @@
 //! A run split into shards and merged back equals the run played whole; shards refuse to be
 //! resumed as another shard, and directories of different runs refuse to merge.
 
-use stackchess_search::{Limits, SearchConfig};
+use stackchess_search::{EvalParams, Limits, SearchConfig};
 use stackchess_selfplay::{
     merge, read_records, run, Adjudication, EngineSpec, Error, GameRecord, Manifest, NoProgress, Openings, RunConfig,
     RunEnd, Shard,
@@ -28,7 +28,7 @@ fn config(games: u64, shard: Shard) -> RunConfig {
         adjudication: Adjudication { max_plies: Some(60), ..Adjudication::default() },
         engines: vec![EngineSpec {
             label: "default".into(),
-            config: SearchConfig { hash_mb: 1, ..SearchConfig::for_variant("fide") },
+            config: SearchConfig { hash_mb: 1, ..SearchConfig::full(EvalParams::default()) },
             limits: Limits::nodes(150),
         }],
         event: "test".into(),

@@ -20,6 +20,16 @@ pub const RULES: &str = include_str!("../traditional.toml");
 /// The rule file of standard chess.
 pub const FIDE_RULES: &str = include_str!("../fide.toml");
 
+/// The evaluation presets of Traditional and of standard chess, as parameter files (the format of `--params`).
+pub const EVAL_PARAMS: &str = include_str!("../traditional.params");
+/// See [`EVAL_PARAMS`].
+pub const FIDE_EVAL_PARAMS: &str = include_str!("../fide.params");
+
+/// The workloads of `stackchess bench`: a `depth = N` line and bench positions, one LFEN a line.
+pub const BENCH: &str = include_str!("../traditional.bench");
+/// See [`BENCH`].
+pub const FIDE_BENCH: &str = include_str!("../fide.bench");
+
 /// The Traditional rule set, read from [`RULES`].
 ///
 /// # Panics

@@ -101,30 +101,51 @@ impl Variant {
         self.with(Id)
     }
 
-    /// The built-in rule set a loaded one names as its `base` (none for built-ins, or a file
-    /// without a base).
+    /// The built-in rule set whose evaluation preset is the nearest this one has: a built-in is
+    /// its own base; a loaded rule set's is the `base` its file names, or (a file without one)
+    /// the built-in of the same shape.
     #[must_use]
-    pub fn base(self) -> Option<&'static str> {
+    pub fn base(self) -> Variant {
         match self {
-            Variant::Loaded(l) => l.base(),
-            _ => None,
+            Variant::Loaded(l) => {
+                if let Some(name) = l.base() {
+                    return name.parse().unwrap_or(Variant::Traditional);
+                }
+                let r = l.rule_set();
+                match r.board.levels {
+                    1 => Variant::Fide,
+                    _ if r.transfer.enabled => Variant::AirAttack,
+                    _ => Variant::Traditional,
+                }
+            }
+            v => v,
         }
     }
 
-    /// The built-in variant whose evaluation settings serve this one: itself, or the base of a
-    /// loaded rule set, or (for a file without a base) the built-in of the same shape.
+    /// The rule set's own evaluation preset, as a parameter file (the format of `--params`, read
+    /// by `stackchess_search::EvalParams::parse`). `None` for a loaded rule set: it has no
+    /// preset of its own (tune one, or play its [`Variant::base`]'s, saying so).
     #[must_use]
-    pub fn eval_name(self) -> &'static str {
+    pub fn eval_params(self) -> Option<&'static str> {
         match self {
-            Variant::Loaded(l) => l.base().unwrap_or_else(|| {
-                let r = l.rule_set();
-                match r.board.levels {
-                    1 => "fide",
-                    _ if r.transfer.enabled => "air-attack",
-                    _ => "traditional",
-                }
-            }),
-            v => v.name(),
+            Variant::Malka => Some(stackchess_malka::EVAL_PARAMS),
+            Variant::Traditional => Some(stackchess_traditional::EVAL_PARAMS),
+            Variant::Fide => Some(stackchess_traditional::FIDE_EVAL_PARAMS),
+            Variant::AirAttack => Some(stackchess_air_attack::EVAL_PARAMS),
+            Variant::Loaded(_) => None,
+        }
+    }
+
+    /// The workload of `stackchess bench` (read by `stackchess_search::Bench::parse`); `None` for
+    /// a loaded rule set.
+    #[must_use]
+    pub fn bench(self) -> Option<&'static str> {
+        match self {
+            Variant::Malka => Some(stackchess_malka::BENCH),
+            Variant::Traditional => Some(stackchess_traditional::BENCH),
+            Variant::Fide => Some(stackchess_traditional::FIDE_BENCH),
+            Variant::AirAttack => Some(stackchess_air_attack::BENCH),
+            Variant::Loaded(_) => None,
         }
     }
 
@@ -168,16 +189,6 @@ impl Variant {
             Variant::AirAttack => f.call::<AirAttack>(stackchess_air_attack::rules()),
             Variant::Loaded(l) => l.with(f),
         }
-    }
-}
-
-/// The evaluation name for the variant called `name` (see [`Variant::eval_name`]); `name` itself
-/// when no built-in or loaded variant has it.
-#[must_use]
-pub fn eval_name(name: &str) -> &str {
-    match name.parse::<Variant>() {
-        Ok(v) => v.eval_name(),
-        Err(_) => name,
     }
 }
 

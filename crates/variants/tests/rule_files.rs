@@ -59,9 +59,12 @@ fn restating_a_built_in_rule_set_gives_its_golden_counts() {
     let traditional = load("trad-from-malka", &text);
     assert_eq!(traditional.rules_id(), Variant::Traditional.rules_id());
     assert!(traditional.with(Golden { golden: "traditional", limit: 300_000 }) >= 20);
-    // Loaded rule sets are found by name, and play with their base's evaluation.
+    // Loaded rule sets are found by name; they have no evaluation preset of their own, and their
+    // base is the one they name.
     assert_eq!("trad-from-malka".parse::<Variant>(), Ok(traditional));
-    assert_eq!(traditional.eval_name(), "malka");
+    assert_eq!((traditional.base(), Variant::Fide.base()), (Variant::Malka, Variant::Fide));
+    assert!(traditional.eval_params().is_none() && traditional.bench().is_none());
+    assert!(Variant::ALL.iter().all(|v| v.eval_params().is_some() && v.bench().is_some()));
     // Loading the same file again gives the same variant; a built-in's own file gives the built-in.
     assert_eq!(load("malka-copy", "name = \"malka-copy\"\nbase = \"malka\"\n"), malka);
     assert_eq!(Variant::from_text(stackchess_variants::malka::RULES), Ok(Variant::Malka));

@@ -1,23 +1,30 @@
 //! `stackchess balance`: the main job. A self-play batch of each variant, then the comparison
 //! table on stdout, the HTML report, and the viewer page of the games it links to.
 //!
-//! Each variant's batch lives in `DIR/<variant>/` (a normal self-play directory); running the
-//! command again with the same settings reuses the finished games and plays only missing ones.
+//! Openings are paired by default: each is played twice, the second time with its colours
+//! swapped, and White's score gets pentanomial statistics. Each variant's batch lives in
+//! `DIR/<variant>/` (a normal self-play directory), or with `--ladder N1,N2,...` in
+//! `DIR/<N>-nodes/<variant>/` for each node budget; running the command again with the same
+//! settings reuses the finished games and plays only missing ones. `--precision X` adds games in
+//! batches (resuming the directories) until every White-score interval is within ±X or
+//! `--max-games` is reached. `--tune` plays each rule set with its own tuned evaluation.
 
 use crate::cmd::stats::{notes, warn_skipped, AnalysisArgs, OutputArgs};
+use crate::cmd::tune::TuneArgs;
+use crate::common::{catch_interrupt, EngineArgs, Evaluation, STOP};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use stackchess_analysis::ladder::insert_section;
 use stackchess_analysis::{
-    analyse, compare_sets, comparisons_table, load, render, write_all, GameLink, Options, Table,
+    analyse, compare_sets, comparisons_table, load, render, write_all, GameLink, Ladder, Options, Table,
 };
 use stackchess_core::{Position, Rules};
-use stackchess_search::{Limits, SearchConfig};
+use stackchess_search::Limits;
 use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, ResignRule, RunConfig, RunEnd, Shard};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use stackchess_view::{telling_games, GameSummary};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Games per variant by default: with [`DEFAULT_NODES`], the whole job takes a few minutes on
@@ -32,12 +39,25 @@ pub struct Args {
     /// Variants to play and compare, comma-separated (the first is A in the comparison).
     #[arg(long, value_delimiter = ',', default_value = "malka,traditional")]
     pub variants: Vec<VariantArg>,
-    /// Games per variant.
+    /// Games per variant (and per rung of a ladder); with --precision, the size of each batch.
     #[arg(long, default_value_t = DEFAULT_GAMES)]
     pub games: u64,
     /// Search nodes per move.
     #[arg(long, default_value_t = DEFAULT_NODES)]
     pub nodes: u64,
+    /// Play every variant at each of these node budgets (replaces --nodes) and report balance
+    /// against strength: per rung and variant, and whether each difference keeps its sign.
+    #[arg(long, value_delimiter = ',', value_name = "N1,N2,...")]
+    pub ladder: Vec<u64>,
+    /// Add games in batches of --games until every White-score interval is within ±X.
+    #[arg(long, value_name = "X")]
+    pub precision: Option<f64>,
+    /// With --precision: the most games per variant and rung.
+    #[arg(long, default_value_t = 20_000, value_name = "N")]
+    pub max_games: u64,
+    /// Unpaired openings (by default each opening is played twice, colours swapped).
+    #[arg(long)]
+    pub unpaired: bool,
     /// Output directory: one self-play directory per variant, report.html, games.html (the viewer).
     #[arg(long, default_value = "balance-out")]
     pub dir: PathBuf,
@@ -63,21 +83,21 @@ pub struct Args {
     pub output: OutputArgs,
     #[command(flatten)]
     pub analysis: AnalysisArgs,
+    #[command(flatten)]
+    pub tune: TuneArgs,
 }
-
-static STOP: AtomicBool = AtomicBool::new(false);
 
 /// A progress bar per batch (hidden when quiet or not on a terminal).
 struct Bar(ProgressBar);
 
 impl Bar {
-    fn new(quiet: bool, variant: Variant) -> Bar {
+    fn new(quiet: bool, label: &str) -> Bar {
         if quiet || !std::io::stderr().is_terminal() {
             return Bar(ProgressBar::hidden());
         }
         let bar = ProgressBar::new(0);
         let template =
-            format!("{variant:>12} [{{elapsed_precise}}] {{bar:30.cyan/blue}} {{pos}}/{{len}} games (ETA {{eta}})");
+            format!("{label:>18} [{{elapsed_precise}}] {{bar:30.cyan/blue}} {{pos}}/{{len}} games (ETA {{eta}})");
         bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
         bar.enable_steady_tick(Duration::from_millis(500));
         Bar(bar)
@@ -95,11 +115,14 @@ impl Progress for Bar {
     }
 }
 
-/// Plays (or completes) one variant's batch in `dir`.
+/// Plays (or completes, or extends) one variant's batch at one strength in `dir`.
 struct Batch<'a> {
     args: &'a Args,
     dir: &'a Path,
     variant: Variant,
+    nodes: u64,
+    games: u64,
+    eval: &'a Evaluation,
 }
 
 impl WithPosition for Batch<'_> {
@@ -108,16 +131,18 @@ impl WithPosition for Batch<'_> {
         let a = self.args;
         let engine = EngineSpec {
             label: "default".into(),
-            config: SearchConfig::for_variant(stackchess_variants::eval_name(rules.name())),
-            limits: Limits::nodes(a.nodes),
+            config: EngineArgs::default().config_from(rules.name(), Some(self.eval))?,
+            limits: Limits::nodes(self.nodes),
         };
+        let paired = !a.unpaired;
+        let openings = if paired { self.games / 2 } else { self.games };
         let cfg = RunConfig {
             seed: a.seed,
-            games: a.games,
+            games: self.games,
             threads: a.threads,
-            openings: crate::cmd::book::openings::<P>(rules, &a.openings, a.seed, a.games)?,
+            openings: crate::cmd::book::openings::<P>(rules, &a.openings, a.seed, openings)?,
             opening_filter: None,
-            paired: false,
+            paired,
             adjudication: Adjudication {
                 max_plies: Some(a.max_plies),
                 resign: (a.resign_score > 0).then_some(ResignRule { moves: 4, score: a.resign_score }),
@@ -128,7 +153,9 @@ impl WithPosition for Batch<'_> {
             shard: Shard::WHOLE,
         };
         let resume = self.dir.join("manifest.json").exists();
-        let mut bar = Bar::new(a.quiet, self.variant);
+        let label =
+            if a.ladder.is_empty() { self.variant.to_string() } else { format!("{} @{}", self.variant, self.nodes) };
+        let mut bar = Bar::new(a.quiet, &label);
         let summary = stackchess_selfplay::run::<P>(rules, self.dir, &cfg, resume, &STOP, &mut bar);
         bar.0.finish_and_clear();
         let summary = summary.with_context(|| {
@@ -191,44 +218,135 @@ fn games_page(dirs: &[String], report: &Path) -> Result<Vec<GameLink>> {
         .collect())
 }
 
+/// One variant at one strength: its directory and the games it is to have.
+struct Slot {
+    variant: usize,
+    nodes: u64,
+    dir: PathBuf,
+    games: u64,
+}
+
+/// The ladder of the slots' games (a single rung without `--ladder`).
+fn ladder_of(slots: &[Slot], variants: &[Variant]) -> Result<Ladder> {
+    let mut rungs: Vec<stackchess_analysis::ladder::Rung> = Vec::new();
+    for s in slots {
+        let rows = load(&[s.dir.display().to_string()])?.rows()?;
+        let name = variants[s.variant].to_string();
+        match rungs.iter_mut().find(|r| r.0 == s.nodes) {
+            Some(r) => r.1.push((name, rows)),
+            None => rungs.push((s.nodes, vec![(name, rows)])),
+        }
+    }
+    Ok(Ladder::new(&rungs))
+}
+
+/// The fewest games whose White-score interval `--precision x` trusts: those at which a per-game
+/// standard deviation of 0.25 (a game score with three draws in four) gives ±x. A short run of
+/// identical results has an interval of zero width; it says little, and must not stop the batches.
+fn min_games(x: f64) -> u64 {
+    (stackchess_analysis::stats::Z95 * 0.25 / x).powi(2).ceil() as u64
+}
+
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
     if a.variants.is_empty() {
         bail!("--variants names no variant");
     }
-    ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+    let paired = !a.unpaired;
+    if paired && a.games % 2 == 1 {
+        bail!("--games {}: paired openings need an even number (or --unpaired)", a.games);
+    }
+    if let Some(x) = a.precision {
+        if !(x > 0.0 && x < 0.5) {
+            bail!("--precision {x}: give a half-width between 0 and 0.5 (e.g. 0.02 for ±2%)");
         }
-    })?;
+    }
+    catch_interrupt()?;
     let variants = a.variants.iter().map(VariantArg::load).collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
-    let mut dirs = Vec::new();
-    for &v in &variants {
-        let dir = a.dir.join(v.name());
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        let t = Instant::now();
-        v.with(Batch { args: a, dir: &dir, variant: v })?;
-        eprintln!("{v}: {} games in {} ({:.1}s)", a.games, dir.display(), t.elapsed().as_secs_f64());
-        dirs.push(dir.display().to_string());
+    let evals =
+        variants.iter().map(|&v| a.tune.evaluation(v, a.threads, a.quiet)).collect::<Result<Vec<Evaluation>>>()?;
+    let rungs = if a.ladder.is_empty() { vec![a.nodes] } else { a.ladder.clone() };
+    let mut slots = Vec::new();
+    for &nodes in &rungs {
+        for (i, v) in variants.iter().enumerate() {
+            let dir = if a.ladder.is_empty() {
+                a.dir.join(v.name())
+            } else {
+                a.dir.join(format!("{nodes}-nodes")).join(v.name())
+            };
+            slots.push(Slot { variant: i, nodes, dir, games: a.games });
+        }
     }
-    let played = started.elapsed();
+    let played = loop {
+        for s in &slots {
+            std::fs::create_dir_all(&s.dir).with_context(|| format!("creating {}", s.dir.display()))?;
+            let t = Instant::now();
+            let v = variants[s.variant];
+            v.with(Batch {
+                args: a,
+                dir: &s.dir,
+                variant: v,
+                nodes: s.nodes,
+                games: s.games,
+                eval: &evals[s.variant],
+            })?;
+            eprintln!(
+                "{v} at {} nodes: {} games in {} ({:.1}s)",
+                s.nodes,
+                s.games,
+                s.dir.display(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        let Some(x) = a.precision else { break started.elapsed() };
+        let ladder = ladder_of(&slots, &variants)?;
+        let mut more = false;
+        for s in &mut slots {
+            let name = variants[s.variant].to_string();
+            let wide = ladder.cells.iter().any(|c| {
+                c.variant == name && c.nodes == s.nodes && (c.score_half_width() > x || c.games < min_games(x))
+            });
+            if wide && s.games < a.max_games {
+                s.games = (s.games + a.games).min(a.max_games);
+                s.games += u64::from(paired && s.games % 2 == 1);
+                more = true;
+            }
+        }
+        if !more {
+            let w = ladder.widest_score_half_width();
+            let enough = ladder.cells.iter().all(|c| c.games >= min_games(x));
+            let verdict = if w <= x && enough { "within" } else { "not yet within (--max-games reached)" };
+            eprintln!("every White-score interval {verdict} ±{x} (widest ±{w:.4})");
+            break started.elapsed();
+        }
+    };
+    let dirs: Vec<String> = slots.iter().map(|s| s.dir.display().to_string()).collect();
     let opts = a.analysis.options()?;
     let all = load(&dirs)?;
     let mut analysis = analyse(&all, &opts)?;
     warn_skipped(&analysis);
     let mut shown: Vec<Table> = vec![analysis.tables[0].clone()];
     let mut comparisons = Vec::new();
-    let first = load(std::slice::from_ref(&dirs[0]))?;
-    let no_extras = Options { pieces: None, opening_plies: vec![], plies: None };
-    for other in dirs.iter().skip(1) {
-        let (c, _) = compare_sets(&first, &load(std::slice::from_ref(other))?, &no_extras)?;
-        shown.push(c.metrics_table()?);
-        comparisons.push(c);
-    }
-    if !comparisons.is_empty() {
-        analysis.tables.push(comparisons_table(&comparisons)?);
-    }
+    let ladder = if a.ladder.is_empty() {
+        let first = load(std::slice::from_ref(&dirs[0]))?;
+        let no_extras = Options { pieces: None, opening_plies: vec![], plies: None };
+        for other in dirs.iter().skip(1) {
+            let (c, _) = compare_sets(&first, &load(std::slice::from_ref(other))?, &no_extras)?;
+            shown.push(c.metrics_table()?);
+            comparisons.push(c);
+        }
+        if !comparisons.is_empty() {
+            analysis.tables.push(comparisons_table(&comparisons)?);
+        }
+        None
+    } else {
+        let ladder = ladder_of(&slots, &variants)?;
+        let tables = ladder.tables()?;
+        shown.extend(tables.iter().cloned());
+        analysis.tables.extend(tables);
+        Some(ladder)
+    };
     shown.extend(analysis.tables.iter().filter(|t| matches!(t.name, "pieces" | "comebacks")).cloned());
     print!("{}", render(&shown, a.output.format())?);
     if let Some(path) = &a.output.out {
@@ -237,24 +355,34 @@ pub fn run(a: &Args) -> Result<()> {
     }
     let report = a.output.report.clone().unwrap_or_else(|| a.dir.join("report.html"));
     let mut n = notes(&all, &dirs);
+    let games = match a.precision {
+        Some(x) => format!("games in batches of {} up to {} until White's score is within ±{x}", a.games, a.max_games),
+        None => format!("{} games", a.games),
+    };
+    let nodes = rungs.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    let pairing = if paired { "paired (each opening twice, colours swapped)" } else { "unpaired" };
     n.insert(
         0,
         format!(
-            "{} games per variant, {} nodes a move, openings {}, draw after {} plies, seed {}; self-play took {:.0}s",
-            a.games,
-            a.nodes,
+            "{games} per variant and strength, {nodes} nodes a move, openings {} {pairing}, draw after {} plies, seed {}; self-play took {:.0}s",
             a.openings,
             a.max_plies,
             a.seed,
             played.as_secs_f64()
         ),
     );
+    for (i, e) in evals.iter().enumerate() {
+        n.insert(1 + i, format!("Evaluation of {}: {}", e.variant, e.source));
+    }
     let links = games_page(&dirs, &report).unwrap_or_else(|e| {
         eprintln!("warning: no games page: {e:#}");
         Vec::new()
     });
     let title = "stackchess balance: how balanced is each rule set?";
-    let html = analysis.report_with_games(title, n, comparisons.first(), &links)?;
+    let mut html = analysis.report_with_games(title, n, comparisons.first(), &links)?;
+    if let Some(l) = &ladder {
+        html = insert_section(&html, &l.html());
+    }
     std::fs::write(&report, html).with_context(|| format!("writing the report {}", report.display()))?;
     eprintln!("wrote {} ({:.0}s in all)", report.display(), started.elapsed().as_secs_f64());
     Ok(())

@@ -1,8 +1,8 @@
 //! `stackchess bench`: a fixed search workload, and tactical test suites.
 //!
-//! Without `--tactics`: searches the start position and the fixed positions of
-//! `stackchess_search::bench_positions` of every variant (or of `--only`) to the fixed depth
-//! (`--depth` overrides it), each after `new_game`, and prints one line per variant, then
+//! Without `--tactics`: searches the start position and the fixed positions of every built-in
+//! variant's bench file (`Variant::bench`; or of `--only`) to the file's depth (`--depth`
+//! overrides it), each after `new_game`, and prints one line per variant, then
 //! `total nodes N nps X`. The node total is a signature of search behaviour: it changes only when
 //! the search or evaluation does.
 //!
@@ -12,7 +12,7 @@
 use crate::common::EngineArgs;
 use anyhow::{Context, Result};
 use stackchess_core::{san, Position, Rules};
-use stackchess_search::{bench_depth, bench_positions, parse_epd, Engine, Limits};
+use stackchess_search::{parse_epd, Bench, Engine, Limits};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -42,6 +42,7 @@ pub struct Args {
 
 /// Totals of one variant's workload.
 struct Totals {
+    depth: u32,
     nodes: u64,
     time: Duration,
     positions: usize,
@@ -55,13 +56,16 @@ impl WithPosition for Workload<'_> {
         let a = self.0;
         let name = rules.name();
         let mut engine = Engine::<P>::new(rules, a.engine.config(name)?);
-        let depth = a.depth.unwrap_or_else(|| bench_depth(name));
+        let variant: Variant = name.parse()?;
+        let bench = Bench::parse(variant.bench().with_context(|| format!("{name} has no bench workload"))?)
+            .with_context(|| format!("the bench file of {name}"))?;
+        let depth = a.depth.unwrap_or(bench.depth);
         let mut positions = vec![rules.startpos()];
-        for text in bench_positions(name) {
+        for text in &bench.positions {
             positions.push(rules.from_lfen(text).with_context(|| format!("bench position of {name}: {text}"))?);
         }
         let stop = AtomicBool::new(false);
-        let mut totals = Totals { nodes: 0, time: Duration::ZERO, positions: positions.len() };
+        let mut totals = Totals { depth, nodes: 0, time: Duration::ZERO, positions: positions.len() };
         for pos in &positions {
             engine.new_game();
             let start = Instant::now();
@@ -133,7 +137,7 @@ pub fn run(a: &Args) -> Result<()> {
             "{:<12} positions {} depth {} nodes {} time {} nps {}",
             v.name(),
             t.positions,
-            a.depth.unwrap_or_else(|| bench_depth(v.name())),
+            t.depth,
             t.nodes,
             t.time.as_millis(),
             nps(t.nodes, t.time)

@@ -6,7 +6,7 @@
 //! Empty (the default) is the full engine with the shared limits.
 
 use crate::cmd::selfplay::{estimate, execute, limits_or_default, print_run, unfinished, LimitArgs, RunArgs, Ui};
-use crate::common::EngineArgs;
+use crate::common::{EngineArgs, Evaluation};
 use anyhow::{Context, Result};
 use clap::Parser;
 use stackchess_core::{Position, Rules};
@@ -47,12 +47,18 @@ struct EngineFlags {
     limits: LimitArgs,
 }
 
-/// Engine `label` from its flag string, over the shared limits.
-fn engine<P: Position>(rules: P::Rules, label: &str, spec: &str, shared: &Limits) -> Result<EngineSpec> {
+/// Engine `label` from its flag string, over the shared limits and evaluation.
+fn engine<P: Position>(
+    rules: P::Rules,
+    label: &str,
+    spec: &str,
+    shared: &Limits,
+    eval: &Evaluation,
+) -> Result<EngineSpec> {
     let flags = EngineFlags::try_parse_from(spec.split_whitespace())
         .with_context(|| format!("--engine-{} \"{spec}\"", label.to_lowercase()))?;
     let limits = flags.limits.given().unwrap_or(*shared);
-    Ok(EngineSpec { label: label.into(), config: flags.engine.config(rules.name())?, limits })
+    Ok(EngineSpec { label: label.into(), config: flags.engine.config_from(rules.name(), Some(eval))?, limits })
 }
 
 /// Reads `elo0,elo1,alpha,beta`.
@@ -75,8 +81,11 @@ impl WithPosition for Run<'_> {
     fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.0;
         let shared = limits_or_default(&a.limits);
-        let engines =
-            vec![engine::<P>(rules, "A", &a.engine_a, &shared)?, engine::<P>(rules, "B", &a.engine_b, &shared)?];
+        let eval = a.run.tune.evaluation(rules.name().parse()?, a.run.threads, a.run.quiet)?;
+        let engines = vec![
+            engine::<P>(rules, "A", &a.engine_a, &shared, &eval)?,
+            engine::<P>(rules, "B", &a.engine_b, &shared, &eval)?,
+        ];
         let sprt = a.sprt.as_deref().map(|s| parse_sprt(s, a.sprt_model)).transpose()?;
         let cfg = a.run.config::<P>(rules, engines, "stackchess match")?;
         let mut ui = Ui::new(a.run.quiet, cfg.paired, true, sprt);

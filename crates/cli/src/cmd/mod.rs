@@ -19,4 +19,5 @@ pub mod selfplay;
 pub mod show;
 #[cfg(feature = "analysis")]
 pub mod stats;
+pub mod tune;
 pub mod view;

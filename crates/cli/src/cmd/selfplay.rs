@@ -2,7 +2,7 @@
 //!
 //! Also the run flags, progress bar, interrupt handling and summary that `match` shares.
 
-use crate::common::EngineArgs;
+use crate::common::{catch_interrupt, EngineArgs, STOP};
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_core::{Position, Rules};
@@ -16,7 +16,6 @@ use stackchess_variants::{VariantArg, WithPosition};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Flags of `selfplay`.
@@ -93,6 +92,8 @@ pub struct RunArgs {
     /// Draw adjudication only after this move number.
     #[arg(long, value_name = "M", default_value_t = 40, requires = "draw_moves")]
     pub draw_after: u32,
+    #[command(flatten)]
+    pub tune: crate::cmd::tune::TuneArgs,
 }
 
 /// The record formats of a run directory.
@@ -165,19 +166,6 @@ impl LimitArgs {
 /// The limits of `flags`; 5000 nodes a move when none is given.
 pub fn limits_or_default(flags: &LimitArgs) -> Limits {
     flags.given().unwrap_or(Limits::nodes(5000))
-}
-
-/// Set by Ctrl-C: the run stops handing out games and returns with every finished game on disk.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Installs the Ctrl-C handler (a second Ctrl-C exits at once).
-fn catch_interrupt() -> Result<()> {
-    ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    })?;
-    Ok(())
 }
 
 /// The progress bar and the running tally of a run.
@@ -409,9 +397,10 @@ impl WithPosition for Run<'_> {
     type Output = Result<()>;
     fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.0;
+        let eval = a.run.tune.evaluation(rules.name().parse()?, a.run.threads, a.run.quiet)?;
         let engine = EngineSpec {
             label: "default".into(),
-            config: a.engine.config(rules.name())?,
+            config: a.engine.config_from(rules.name(), Some(&eval))?,
             limits: limits_or_default(&a.limits),
         };
         let cfg = a.run.config::<P>(rules, vec![engine], "stackchess selfplay")?;

@@ -98,7 +98,18 @@ pub fn mirror<P: Position>(pos: &P) -> P {
 /// A fresh full engine's search of `pos` to `depth`.
 pub fn search_depth<P: Position>(pos: &P, depth: u32) -> stackchess_search::Report {
     let rules = pos.rules();
-    let mut e = stackchess_search::Engine::<P>::new(rules, stackchess_search::SearchConfig::for_variant(rules.name()));
+    let mut e = stackchess_search::Engine::<P>::new(rules, full(rules.name()));
     let stop = std::sync::atomic::AtomicBool::new(false);
     e.search(pos, &[], &stackchess_search::Limits::depth(depth), &stop, &mut |_| {})
+}
+
+/// The full engine with the preset of the built-in variant `name`.
+pub fn full(name: &str) -> stackchess_search::SearchConfig {
+    stackchess_search::SearchConfig::full(preset(name))
+}
+
+/// The evaluation preset of the built-in variant `name`.
+pub fn preset(name: &str) -> stackchess_search::EvalParams {
+    let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
+    stackchess_search::EvalParams::parse(v.eval_params().expect("a preset")).expect("a valid preset")
 }

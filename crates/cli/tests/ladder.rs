@@ -1,0 +1,92 @@
+//! `stackchess balance --ladder` and `--precision` on a tiny budget: one row per variant and
+//! rung, paired pentanomial counts that add up to the games, sign verdicts per difference, the
+//! charts against strength in the report, and batches added until the precision or the cap.
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stackchess-cli-ladder-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The rows of table `name` in `balance --format csv` output, as maps of column to value.
+fn table(csv: &str, name: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let section = csv.split(&format!("# {name}\n")).nth(1).unwrap_or_else(|| panic!("no table {name} in {csv}"));
+    let mut lines = section.lines().take_while(|l| !l.starts_with("# ")).filter(|l| !l.is_empty());
+    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_owned).collect();
+    lines.map(|l| header.iter().cloned().zip(l.split(',').map(str::to_owned)).collect()).collect()
+}
+
+#[test]
+fn a_ladder_gives_a_row_per_variant_and_rung() {
+    let dir = tmp("ladder");
+    let out = Command::cargo_bin("stackchess")
+        .unwrap()
+        .args(["balance", "--variants", "fide,malka", "--ladder", "60,30", "--games", "6", "--max-plies", "24"])
+        .args(["--no-pieces", "-q", "--format", "csv", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    let rows = table(&stdout, "ladder");
+    assert_eq!(rows.len(), 4, "{stdout}");
+    for (variant, nodes) in [("fide", "30"), ("fide", "60"), ("malka", "30"), ("malka", "60")] {
+        let r = rows.iter().find(|r| r["variant"] == variant && r["nodes"] == nodes).unwrap();
+        assert_eq!(r["games"], "6");
+        let counts: Vec<u64> = r["ptnml"].split(' ').map(|c| c.parse().unwrap()).collect();
+        assert_eq!(counts.len(), 5);
+        assert_eq!(2 * counts.iter().sum::<u64>(), 6, "{r:?}");
+        assert_eq!(r["pairs"], "3");
+    }
+    let diffs = table(&stdout, "ladder_diff");
+    assert_eq!(diffs.len(), 2 * 3);
+    let signs = table(&stdout, "ladder_sign");
+    assert_eq!(signs.len(), 3);
+    for s in &signs {
+        assert_eq!((s["set_a"].as_str(), s["set_b"].as_str(), s["signs"].len()), ("fide", "malka", 2), "{s:?}");
+        assert!(["yes", "no"].contains(&s["keeps_sign"].as_str()));
+    }
+    // The second game of each pair starts from the first one's opening with its colours swapped.
+    let games = std::fs::read_to_string(dir.join("30-nodes").join("fide").join("games.csv")).unwrap();
+    let starts: Vec<&str> = games.lines().skip(1).map(|l| l.split(',').nth(8).unwrap()).collect();
+    assert_eq!(starts.len(), 6);
+    assert!(starts[0] != starts[1] && starts[2] != starts[3], "{starts:?}");
+    let report = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(report.contains("<h2>Against strength</h2>"));
+    assert_eq!(report.matches(r#"class="band""#).count(), 3 * 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn precision_adds_batches_up_to_the_cap() {
+    let dir = tmp("precision");
+    let out = Command::cargo_bin("stackchess")
+        .unwrap()
+        .args([
+            "balance",
+            "--variants",
+            "fide",
+            "--nodes",
+            "30",
+            "--games",
+            "2",
+            "--max-plies",
+            "200",
+            "--resign-score",
+            "200",
+        ])
+        .args(["--precision", "0.01", "--max-games", "6", "--no-pieces", "-q", "--format", "csv", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    // Six drawn games have an interval of zero width, but too few games to trust it.
+    assert!(stderr.contains("not yet within (--max-games reached)"), "{stderr}");
+    let games = std::fs::read_to_string(dir.join("fide").join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 7, "{stdout}");
+    let _ = std::fs::remove_dir_all(dir);
+}

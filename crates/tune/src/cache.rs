@@ -1,0 +1,140 @@
+//! Tuned parameters kept for reuse, keyed by the rule set's id (which changes whenever its
+//! effective rules do), the starting parameters and the tuning settings: `DIR/<key>.params`,
+//! the games that produced them in `DIR/<key>.games/`.
+
+use crate::Settings;
+use stackchess_search::{EvalParams, ParamError};
+use std::path::{Path, PathBuf};
+
+/// A directory of tuned parameter files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+/// A cache entry that could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    /// Reading or writing failed.
+    #[error("tuning cache {}: {message}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        message: String,
+    },
+    /// The entry is not a parameter file.
+    #[error("tuning cache {}: {source} (remove the file to tune again)", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: ParamError,
+    },
+}
+
+impl Cache {
+    /// The cache in `dir`.
+    #[must_use]
+    pub fn new(dir: impl Into<PathBuf>) -> Cache {
+        Cache { dir: dir.into() }
+    }
+
+    /// `$XDG_CACHE_HOME/stackchess/tuned`, else `$HOME/.cache/stackchess/tuned`; `None` when
+    /// neither variable is set.
+    #[must_use]
+    pub fn default_dir() -> Option<PathBuf> {
+        let xdg = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()).map(PathBuf::from);
+        let base =
+            xdg.or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| Path::new(&h).join(".cache")));
+        base.map(|b| b.join("stackchess").join("tuned"))
+    }
+
+    /// The directory.
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The key of tuning the rule set `rules_id` from `start` with `settings`:
+    /// `<rules_id>-<16 hex digits of the starting parameters and settings>`.
+    #[must_use]
+    pub fn key(rules_id: &str, start: &EvalParams, settings: &Settings) -> String {
+        let text = format!("{}\n{}", start.describe(), settings.describe());
+        let h = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+        format!("{rules_id}-{h:016x}")
+    }
+
+    /// The parameter file of `key`.
+    #[must_use]
+    pub fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.params"))
+    }
+
+    /// Where the games of `key` are played.
+    #[must_use]
+    pub fn games_dir(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.games"))
+    }
+
+    /// The cached parameters of `key`, if there are any.
+    ///
+    /// # Errors
+    /// An unreadable or damaged entry.
+    pub fn get(&self, key: &str) -> Result<Option<EvalParams>, CacheError> {
+        let path = self.path(key);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| CacheError::Io { path: path.clone(), message: e.to_string() })?;
+        EvalParams::parse(&text).map(Some).map_err(|source| CacheError::Damaged { path, source })
+    }
+
+    /// Stores `text` (a parameter file) as the entry of `key`: written aside, then renamed, so an
+    /// entry is whole or absent.
+    ///
+    /// # Errors
+    /// An I/O error.
+    pub fn put(&self, key: &str, text: &str) -> Result<PathBuf, CacheError> {
+        let path = self.path(key);
+        let io = |e: std::io::Error, p: &Path| CacheError::Io { path: p.to_owned(), message: e.to_string() };
+        std::fs::create_dir_all(&self.dir).map_err(|e| io(e, &self.dir))?;
+        let tmp = path.with_extension("params.tmp");
+        std::fs::write(&tmp, text).map_err(|e| io(e, &tmp))?;
+        std::fs::rename(&tmp, &path).map_err(|e| io(e, &path))?;
+        Ok(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_follow_rules_start_and_settings() {
+        let (p, s) = (EvalParams::default(), Settings::default());
+        let k = Cache::key("0123456789abcdef", &p, &s);
+        assert!(k.starts_with("0123456789abcdef-") && k.len() == 33, "{k}");
+        assert_eq!(k, Cache::key("0123456789abcdef", &p, &s));
+        assert_ne!(k, Cache::key("0123456789abcdee", &p, &s));
+        assert_ne!(k, Cache::key("0123456789abcdef", &EvalParams { tempo: 1, ..p.clone() }, &s));
+        assert_ne!(k, Cache::key("0123456789abcdef", &p, &Settings { games: 7, ..s.clone() }));
+        // The thread count does not change the result, so it is not in the key.
+        assert_eq!(k, Cache::key("0123456789abcdef", &p, &Settings { threads: 7, ..s }));
+    }
+
+    #[test]
+    fn entries_are_stored_read_and_damage_is_named() {
+        let dir = std::env::temp_dir().join(format!("stackchess-tune-cache-{}", std::process::id()));
+        let cache = Cache::new(&dir);
+        assert!(cache.get("k").unwrap().is_none());
+        let p = EvalParams { tempo: 23, ..EvalParams::default() };
+        cache.put("k", &format!("# tuned\n{}", p.to_file())).unwrap();
+        assert_eq!(cache.get("k").unwrap(), Some(p));
+        std::fs::write(cache.path("k"), "tempo = 3\n").unwrap();
+        let e = cache.get("k").unwrap_err().to_string();
+        assert!(e.contains("k.params") && e.contains("line 2"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
