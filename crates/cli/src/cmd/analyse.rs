@@ -40,7 +40,12 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The limits; a 2-second search when none is given.
     pub fn limits(&self) -> Limits {
-        let mut l = Limits { depth: self.depth, nodes: self.nodes, movetime: self.movetime.map(Duration::from_millis) };
+        let mut l = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+            ..Limits::default()
+        };
         if l == Limits::default() {
             l.movetime = Some(Duration::from_secs(2));
         }
