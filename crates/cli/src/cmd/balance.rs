@@ -14,7 +14,6 @@ use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, Resign
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Games per variant by default: with [`DEFAULT_NODES`], the whole job takes a few minutes on
@@ -61,8 +60,6 @@ pub struct Args {
     #[command(flatten)]
     pub analysis: AnalysisArgs,
 }
-
-static STOP: AtomicBool = AtomicBool::new(false);
 
 /// A progress bar per batch (hidden when quiet or not on a terminal).
 struct Bar(ProgressBar);
@@ -126,7 +123,10 @@ impl WithPosition for Batch<'_> {
         };
         let resume = self.dir.join("manifest.json").exists();
         let mut bar = Bar::new(a.quiet, self.variant);
-        let summary = stackchess_selfplay::run::<P>(rules, self.dir, &cfg, resume, &STOP, &mut bar);
+        // SIGINT, SIGTERM and SIGHUP stop the self-play cleanly; later they end the command at once.
+        let run = crate::interrupt::run()?;
+        let summary = stackchess_selfplay::run::<P>(rules, self.dir, &cfg, resume, &crate::interrupt::STOP, &mut bar);
+        drop(run);
         bar.0.finish_and_clear();
         let summary = summary.with_context(|| {
             format!("self-play of {} in {} (remove the directory to start it afresh)", self.variant, self.dir.display())
@@ -148,11 +148,6 @@ pub fn run(a: &Args) -> Result<()> {
     if a.variants.is_empty() {
         bail!("--variants names no variant");
     }
-    ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    })?;
     let variants = a.variants.iter().map(VariantArg::load).collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
     let mut dirs = Vec::new();

@@ -16,7 +16,6 @@ use stackchess_variants::{VariantArg, WithPosition};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Flags of `selfplay`.
@@ -157,7 +156,12 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The limits given, if any.
     pub fn given(&self) -> Option<Limits> {
-        let l = Limits { depth: self.depth, nodes: self.nodes, movetime: self.movetime.map(Duration::from_millis) };
+        let l = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+            ..Limits::default()
+        };
         (l != Limits::default()).then_some(l)
     }
 }
@@ -165,19 +169,6 @@ impl LimitArgs {
 /// The limits of `flags`; 5000 nodes a move when none is given.
 pub fn limits_or_default(flags: &LimitArgs) -> Limits {
     flags.given().unwrap_or(Limits::nodes(5000))
-}
-
-/// Set by Ctrl-C: the run stops handing out games and returns with every finished game on disk.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Installs the Ctrl-C handler (a second Ctrl-C exits at once).
-fn catch_interrupt() -> Result<()> {
-    ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    })?;
-    Ok(())
 }
 
 /// The progress bar and the running tally of a run.
@@ -302,11 +293,12 @@ pub fn format_duration(d: Duration) -> String {
     }
 }
 
-/// Runs `cfg` for `P` with a progress bar and Ctrl-C handling, then writes the Parquet copy of
+/// Runs `cfg` for `P` with a progress bar and signal handling (`crate::interrupt`), then writes the Parquet copy of
 /// the records when the run has one (even after an interruption); prints nothing itself.
 pub fn execute<P: Position>(rules: P::Rules, args: &RunArgs, cfg: &RunConfig, ui: &mut Ui) -> Result<Summary> {
-    catch_interrupt()?;
-    let summary = stackchess_selfplay::run::<P>(rules, &args.out, cfg, args.resume, &STOP, ui);
+    // SIGINT, SIGTERM and SIGHUP stop the run cleanly until the Parquet copy is written.
+    let _run = crate::interrupt::run()?;
+    let summary = stackchess_selfplay::run::<P>(rules, &args.out, cfg, args.resume, &crate::interrupt::STOP, ui);
     ui.bar.finish_and_clear();
     let summary = summary?;
     parquet_copy(args)?;
