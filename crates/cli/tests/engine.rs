@@ -258,6 +258,23 @@ fn analyse_prints_iterations_then_the_move() {
 }
 
 #[test]
+fn analyse_reports_several_lines_and_mate_searches() {
+    let run = |args: &[&str]| -> Vec<String> {
+        let out = stackchess().arg("analyse").args(args).assert().success().get_output().stdout.clone();
+        String::from_utf8(out).unwrap().lines().map(str::to_owned).collect()
+    };
+    let lines = run(&["--variant", "fide", "--depth", "3", "--multipv", "2", "--threads", "2"]);
+    assert_eq!(lines.len(), 7, "{lines:#?}");
+    for (i, l) in lines[..6].iter().enumerate() {
+        assert!(l.starts_with(&format!("depth {} seldepth ", i / 2 + 1)), "{l}");
+        assert!(l.contains(&format!(" multipv {} score ", i % 2 + 1)), "{l}");
+    }
+    let lines = run(&["--variant", "fide", "--lfen", "8/k7/7R/8/8/8/K2R4/8 w - - 0 1", "--mate", "2"]);
+    assert!(lines[lines.len() - 2].contains(" score mate 2 "), "{lines:#?}");
+    stackchess().args(["analyse", "--multipv", "0", "--depth", "1"]).assert().failure();
+}
+
+#[test]
 fn bench_signature_is_reproducible() {
     let run = || {
         let out = stackchess()

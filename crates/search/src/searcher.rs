@@ -38,7 +38,7 @@ pub(crate) struct Features {
     pub futility: bool,
     pub see: bool,
     pub quiescence: bool,
-    /// A mate search: table cutoffs only from entries of this search.
+    /// A mate search: its table entries are marked exact, and it takes cutoffs only from those.
     pub exact: bool,
 }
 
@@ -552,7 +552,7 @@ impl<P: Position> Searcher<'_, P> {
         if !self.aborted && first == 0 && !self.restricted {
             let bound = if best >= beta { Bound::Lower } else { Bound::Exact };
             if best > -INF && self.pv_len[0] > 0 {
-                self.sh.tt.store(pos.hash(), self.root_moves.first().copied(), best, depth, bound);
+                self.sh.tt.store(pos.hash(), self.root_moves.first().copied(), best, depth, bound, self.f.exact);
             }
         }
         best
@@ -591,7 +591,7 @@ impl<P: Position> Searcher<'_, P> {
         let hit = self.sh.tt.probe(key);
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && (h.current || !self.f.exact) {
+            if !pv_node && h.depth >= depth && (h.exact || !self.f.exact) {
                 let s = from_tt(h.score, ply);
                 let cut = match h.bound {
                     Bound::Exact => true,
@@ -745,7 +745,7 @@ impl<P: Position> Searcher<'_, P> {
         } else {
             Bound::Upper
         };
-        self.sh.tt.store(key, best_move, to_tt(best, ply), depth, bound);
+        self.sh.tt.store(key, best_move, to_tt(best, ply), depth, bound, self.f.exact);
         best
     }
 

@@ -22,8 +22,8 @@ pub(crate) struct Hit {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
-    /// Stored by the current search (a mate search trusts only these for cutoffs).
-    pub current: bool,
+    /// Stored by a search without unsound pruning (a mate search trusts only these for cutoffs).
+    pub exact: bool,
 }
 
 /// A slot as two words: `data`, and `check = key ^ data`. Threads read and write the words without
@@ -38,9 +38,12 @@ struct Slot {
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
-    /// move: 24 bits | score: 16 | depth: 8 | bound: 2 | generation: 6.
+    /// move: 24 bits | score: 16 | depth: 8 | bound: 2 | generation: 6 | exact: 1.
     data: u64,
 }
+
+/// The `exact` bit of an entry's data: stored by a search without unsound pruning.
+const EXACT: u64 = 1 << 56;
 
 impl Entry {
     fn depth(self) -> i32 {
@@ -111,10 +114,11 @@ impl Tt {
         let score = i32::from((e.data >> 24) as u16 as i16);
         #[allow(clippy::cast_possible_truncation)]
         let mv = Move::from_u32((e.data & 0xff_ffff) as u32).filter(|_| e.data & 0xff_ffff != 0);
-        Some(Hit { mv, score, depth: e.depth(), bound, current: e.generation() == self.generation })
+        Some(Hit { mv, score, depth: e.depth(), bound, exact: e.data & EXACT != 0 })
     }
 
-    pub(crate) fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+    /// Stores a result; `exact` marks one of a search without unsound pruning (a mate search).
+    pub(crate) fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, exact: bool) {
         if self.buckets.is_empty() {
             return;
         }
@@ -126,7 +130,8 @@ impl Tt {
         let m = mv.map_or(0, |m| u64::from(m.to_u32()));
         #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
         let s = u64::from(score.clamp(-32_767, 32_767) as i16 as u16);
-        let entry = |m: u64| Entry { key, data: m | s << 24 | d << 40 | (bound as u64) << 48 | u64::from(g) << 50 };
+        let x = if exact { EXACT } else { 0 };
+        let entry = |m: u64| Entry { key, data: m | s << 24 | d << 40 | (bound as u64) << 48 | u64::from(g) << 50 | x };
         if let Some(j) = old.iter().position(|e| e.key == key) {
             // Same position: keep a deeper exact result from this search, and keep its move.
             let o = old[j];
