@@ -83,6 +83,19 @@ fn answers_come_in_command_order() {
     assert!(lines.iter().any(|l| l == "option name MultiPV type spin default 1 min 1 max 256"), "{lines:#?}");
 }
 
+#[test]
+fn a_failed_option_leaves_the_options_as_they_were() {
+    let lines = answers(
+        &["engine", "--variant", "fide"],
+        "setoption name Params value /nonexistent/stackchess.params\nsetoption name Hash value 1\n\
+         position startpos moves e2e4\ngo depth 1\n",
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error")).collect();
+    assert_eq!(errors.len(), 1, "{lines:#?}");
+    assert!(errors[0].contains("/nonexistent/stackchess.params"), "{lines:#?}");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:#?}");
+}
+
 /// An engine process whose output lines arrive on a channel (so a test can wait with a timeout).
 struct Session {
     child: Child,

@@ -221,6 +221,7 @@ impl WithPosition for Build {
 
 /// Option values. Changing one that decides the engine (variant, table, parameters) rebuilds the
 /// session; threads, lines, overhead and ponder apply as they are.
+#[derive(Clone)]
 struct Options {
     variant: Variant,
     engine: EngineArgs,
@@ -384,6 +385,19 @@ fn parse_go(args: &[&str], session: &dyn Session, opts: &Options, flags: Arc<Fla
     Ok(go)
 }
 
+/// Sets an option; on an error (a bad value, a parameter file that cannot be read) the options
+/// and the session stay as they were.
+fn set_option(opts: &mut Options, session: &mut Box<dyn Session>, name: &str, value: &str) -> Result<()> {
+    let mut next = opts.clone();
+    match next.set(name, value)? {
+        Change::Rebuild => *session = next.build()?,
+        Change::Threads => session.set_threads(next.threads),
+        Change::Other => {}
+    }
+    *opts = next;
+    Ok(())
+}
+
 /// A search running on its own thread, which owns the session until it ends.
 struct Running {
     handle: JoinHandle<Box<dyn Session>>,
@@ -459,14 +473,7 @@ pub fn run(a: &Args) -> Result<()> {
                 let at = rest.iter().position(|w| *w == "value").unwrap_or(rest.len());
                 let name = rest[..at].join(" ");
                 let value = rest.get(at + 1..).map(|v| v.join(" ")).unwrap_or_default();
-                opts.set(&name, &value).and_then(|change| {
-                    match change {
-                        Change::Rebuild => *s = opts.build()?,
-                        Change::Threads => s.set_threads(opts.threads),
-                        Change::Other => {}
-                    }
-                    Ok(())
-                })
+                set_option(&mut opts, s, &name, &value)
             }
             ["position", rest @ ..] => s.set_position(rest),
             ["go", rest @ ..] => {
