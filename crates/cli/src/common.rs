@@ -5,8 +5,7 @@ use clap::Args;
 use stackchess_core::{Position, Rules};
 use stackchess_search::{EvalParams, SearchConfig};
 use stackchess_variants::{Variant, VariantArg};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::Mutex;
 
 /// `--variant` and `--lfen`.
 #[derive(Args, Debug, Clone)]
@@ -138,21 +137,4 @@ pub fn note(text: &str) {
         eprintln!("note: {text}");
         said.push(text.to_owned());
     }
-}
-
-/// Set by Ctrl-C: runs stop handing out games and return with every finished game on disk.
-pub static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Installs the Ctrl-C handler that sets [`STOP`] (once per process; a second Ctrl-C exits at once).
-pub fn catch_interrupt() -> Result<()> {
-    static ONCE: Once = Once::new();
-    let mut result = Ok(());
-    ONCE.call_once(|| {
-        result = ctrlc::set_handler(|| {
-            if STOP.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    });
-    Ok(result?)
 }

@@ -1,40 +1,84 @@
-//! The engine: iterative deepening over a fail-soft alpha-beta with PVS, a transposition table,
-//! null-move pruning, late move reductions, check extension and a quiescence search.
+//! The engine: what persists between searches (table, killers, history, settings), the search
+//! request, and the threads of a search (Lazy SMP: helpers share the transposition table).
 
-use crate::eval::{Eval, Evaluator};
-use crate::score::{INF, MATE, MATE_BOUND};
-use crate::see::see;
-use crate::tt::{Bound, Tt};
-use crate::{Limits, Report, Score, SearchConfig};
-use stackchess_core::{DrawRules, Move, MoveList, Position, Role, Rules, StalemateValue};
+use crate::eval::Evaluator;
+use crate::searcher::{Control, Features, Searcher, MAX_PLY};
+use crate::tt::Tt;
+use crate::{Limits, Report, SearchConfig};
+use stackchess_core::{DrawRules, Move, Position, Rules};
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Deepest ply the tree may reach (quiescence included).
-const MAX_PLY: usize = 128;
-/// What the king counts as when it captures (SEE, ordering).
-const KING_VALUE: i32 = 2_000;
-/// Deepest iteration when no depth limit is given.
-const MAX_DEPTH: u32 = 100;
+/// What the threads of a search share, read-only but for the table's lock-free slots.
+pub(crate) struct Shared {
+    pub config: SearchConfig,
+    pub evaluator: Evaluator,
+    pub tt: Tt,
+    /// Late-move reductions by depth and move number (`depth * 64 + moves`).
+    pub lmr: Vec<i32>,
+    /// Cells of the board (64 per level).
+    pub cells: usize,
+    /// The rules' draw rules (fifty moves, repetition, stalemate).
+    pub draws: DrawRules,
+}
+
+/// What each search thread keeps to itself, and keeps between searches: killers and history.
+pub(crate) struct Worker {
+    pub killers: Vec<[Option<Move>; 2]>,
+    pub history: Vec<i32>,
+}
+
+impl Worker {
+    fn new(cells: usize) -> Worker {
+        Worker { killers: vec![[None; 2]; MAX_PLY + 2], history: vec![0; 2 * cells * cells] }
+    }
+
+    fn clear(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+}
+
+/// One search as a UCI `go` asks for it: limits, root moves, lines, and the flags the caller may
+/// change while it runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// When to stop.
+    pub limits: Limits,
+    /// Search only these root moves (`go searchmoves`); empty: all. Moves that are not legal are
+    /// left out; if none is legal, all moves are searched.
+    pub searchmoves: &'a [Move],
+    /// Principal variations to find and report, best first (`MultiPV`; 1: the best line only).
+    pub multipv: usize,
+    /// Set it to stop the search at once.
+    pub stop: &'a AtomicBool,
+    /// While set, the time limits do not apply (pondering); clear it on `ponderhit`. Time is still
+    /// counted from the start of the search.
+    pub pondering: Option<&'a AtomicBool>,
+}
+
+impl<'a> Request<'a> {
+    /// A search of all moves for the best line, within `limits`, stopped by `stop`.
+    #[must_use]
+    pub fn new(limits: Limits, stop: &'a AtomicBool) -> Request<'a> {
+        Request { limits, searchmoves: &[], multipv: 1, stop, pondering: None }
+    }
+}
 
 /// A search engine for positions of type `P`. Keeps its transposition table, killers and history
 /// between searches; [`Engine::new_game`] clears them.
 pub struct Engine<P: Position> {
-    config: SearchConfig,
-    evaluator: Evaluator,
-    tt: Tt,
-    killers: Vec<[Option<Move>; 2]>,
-    history: Vec<i32>,
-    lmr: Vec<i32>,
-    cells: usize,
-    /// The rules' draw rules (fifty moves, repetition, stalemate).
-    draws: DrawRules,
+    shared: Shared,
+    /// The main thread's tables.
+    main: Worker,
+    /// One per helper thread (`threads - 1`).
+    helpers: Vec<Worker>,
     _p: PhantomData<fn() -> P>,
 }
 
 impl<P: Position> Engine<P> {
-    /// An engine for positions under `rules`, with these settings (allocates the transposition table).
+    /// An engine for positions under `rules`, with these settings (allocates the transposition
+    /// table). It searches on one thread until [`Engine::set_threads`] says otherwise.
     #[must_use]
     pub fn new(rules: P::Rules, config: SearchConfig) -> Self {
         let evaluator = Evaluator::new::<P>(rules, &config.eval);
@@ -48,14 +92,9 @@ impl<P: Position> Engine<P> {
             }
         }
         Engine {
-            tt: Tt::new(config.hash_mb),
-            evaluator,
-            killers: vec![[None; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * cells * cells],
-            lmr,
-            cells,
-            draws: rules.draws(),
-            config,
+            shared: Shared { tt: Tt::new(config.hash_mb), evaluator, lmr, cells, draws: rules.draws(), config },
+            main: Worker::new(cells),
+            helpers: Vec::new(),
             _p: PhantomData,
         }
     }
@@ -63,20 +102,34 @@ impl<P: Position> Engine<P> {
     /// The settings.
     #[must_use]
     pub fn config(&self) -> &SearchConfig {
-        &self.config
+        &self.shared.config
+    }
+
+    /// Searches on `n` threads (at least 1): the main thread and `n − 1` helpers that search the
+    /// same position at staggered depths and share the transposition table (Lazy SMP). With one
+    /// thread the search is deterministic under depth and node limits; with more it is not.
+    pub fn set_threads(&mut self, n: usize) {
+        let cells = self.shared.cells;
+        self.helpers.resize_with(n.max(1) - 1, || Worker::new(cells));
+    }
+
+    /// The number of search threads.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// Forgets everything learnt: after this, a search's result depends only on its arguments.
     pub fn new_game(&mut self) {
-        self.tt.clear();
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h = 0);
+        self.shared.tt.clear();
+        self.main.clear();
+        self.helpers.iter_mut().for_each(Worker::clear);
     }
 
     /// The static evaluation of `pos` for the side to move, with this engine's parameters.
     #[must_use]
     pub fn evaluate(&self, pos: &P) -> i32 {
-        self.evaluator.eval(pos).score
+        self.shared.evaluator.eval(pos).score
     }
 
     /// Searches `pos` within `limits` (or until `stop` is set), calling `on_iteration` after each
@@ -93,659 +146,61 @@ impl<P: Position> Engine<P> {
         stop: &AtomicBool,
         on_iteration: &mut dyn FnMut(&Report),
     ) -> Report {
-        let mut s = Searcher {
-            e: self,
-            stop,
-            limits: *limits,
-            start: Instant::now(),
-            nodes: 0,
-            seldepth: 0,
-            aborted: false,
-            path: Vec::with_capacity(history.len() + MAX_PLY + 2),
-            barrier: 0,
-            moves: Vec::with_capacity(8 * 1024),
-            pv: vec![None; MAX_PLY * MAX_PLY],
-            pv_len: [0; MAX_PLY + 1],
-            root_moves: Vec::new(),
-            root_depth: 0,
+        self.analyse(pos, history, &Request::new(*limits, stop), &mut |lines| on_iteration(&lines[0]))
+    }
+
+    /// [`Engine::search`] for a full request: after each completed iteration `on_iteration` gets
+    /// its lines, best first (`multipv` of them, fewer when there are fewer root moves); the
+    /// result is the best line. A mate search ([`Limits::mate`]) switches pruning off.
+    pub fn analyse(
+        &mut self,
+        pos: &P,
+        history: &[u64],
+        request: &Request<'_>,
+        on_iteration: &mut dyn FnMut(&[Report]),
+    ) -> Report {
+        self.shared.tt.new_search();
+        let features = Features::new(&self.shared.config, request.limits.mate.is_some());
+        let shared = &self.shared;
+        let helper_nodes = AtomicU64::new(0);
+        let done = AtomicBool::new(false);
+        let threads = self.helpers.len() + 1;
+        let main_control = Control {
+            id: 0,
+            threads,
+            stop: request.stop,
+            done: None,
+            pondering: request.pondering,
+            helper_nodes: &helper_nodes,
         };
-        s.e.tt.new_search();
-        s.path.extend_from_slice(history);
-        s.path.push(pos.hash());
-        s.iterate(pos, on_iteration)
-    }
-}
-
-/// One search in progress.
-struct Searcher<'a, P: Position> {
-    e: &'a mut Engine<P>,
-    stop: &'a AtomicBool,
-    limits: Limits,
-    start: Instant,
-    nodes: u64,
-    seldepth: usize,
-    aborted: bool,
-    /// Hashes of the game's positions and the tree's path, the current node last.
-    path: Vec<u64>,
-    /// Repetition checks do not look below this index of `path` (set at a null move).
-    barrier: usize,
-    /// Move stack shared by all plies: each node pushes its moves with ordering scores and
-    /// truncates them on return.
-    moves: Vec<Scored>,
-    /// Triangular PV table: row `ply` holds `pv_len[ply]` moves.
-    pv: Vec<Option<Move>>,
-    pv_len: [usize; MAX_PLY + 1],
-    root_moves: Vec<Move>,
-    root_depth: i32,
-}
-
-/// Mate scores are stored relative to the node, returned relative to the root.
-fn to_tt(s: i32, ply: usize) -> i32 {
-    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-    let p = ply as i32;
-    if s >= MATE_BOUND {
-        s + p
-    } else if s <= -MATE_BOUND {
-        s - p
-    } else {
-        s
-    }
-}
-
-fn from_tt(s: i32, ply: usize) -> i32 {
-    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-    let p = ply as i32;
-    if s >= MATE_BOUND {
-        s - p
-    } else if s <= -MATE_BOUND {
-        s + p
-    } else {
-        s
-    }
-}
-
-#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-fn ply_i32(ply: usize) -> i32 {
-    ply as i32
-}
-
-/// A move on the move stack with its ordering score and material gain.
-#[derive(Clone, Copy)]
-struct Scored {
-    m: Move,
-    score: i32,
-    /// Value captured plus promotion gain; [`QUIET`] for a quiet move.
-    gain: i32,
-}
-
-/// The `gain` of a move that neither captures nor promotes.
-const QUIET: i32 = i32::MIN;
-
-/// Appends the legal moves of `pos` to `out` (the list lives only in this frame).
-#[inline(never)]
-fn generate<P: Position>(pos: &P, out: &mut Vec<Scored>) {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    out.extend(list.iter().map(|&m| Scored { m, score: 0, gain: QUIET }));
-}
-
-impl<P: Position> Searcher<'_, P> {
-    /// Counts a node; true if the search must stop.
-    #[inline]
-    fn tick(&mut self) -> bool {
-        if self.aborted {
-            return true;
+        let mut main = Searcher::new(shared, &mut self.main, features, request, main_control, history, pos);
+        if threads == 1 {
+            return main.iterate(pos, on_iteration);
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.aborted = true;
-            return true;
-        }
-        self.nodes += 1;
-        if self.nodes.trailing_zeros() >= 10 {
-            let out_of_time = self.limits.movetime.is_some_and(|t| self.start.elapsed() >= t);
-            if out_of_time || self.stop.load(Ordering::Relaxed) {
-                self.aborted = true;
+        std::thread::scope(|scope| {
+            for (i, worker) in self.helpers.iter_mut().enumerate() {
+                let (done, helper_nodes) = (&done, &helper_nodes);
+                scope.spawn(move || {
+                    let control = Control {
+                        id: i + 1,
+                        threads,
+                        stop: request.stop,
+                        done: Some(done),
+                        pondering: None,
+                        helper_nodes,
+                    };
+                    let helper_request = Request {
+                        limits: Limits { mate: request.limits.mate, ..Limits::default() },
+                        multipv: 1,
+                        ..*request
+                    };
+                    let mut h = Searcher::new(shared, worker, features, &helper_request, control, history, pos);
+                    h.iterate(pos, &mut |_| {});
+                });
             }
-        }
-        self.aborted
-    }
-
-    fn eval(&self, pos: &P) -> Eval {
-        self.e.evaluator.eval(pos)
-    }
-
-    fn history_index(&self, pos: &P, m: Move) -> usize {
-        (pos.turn().index() * self.e.cells + m.from().index()) * self.e.cells + m.to().index()
-    }
-
-    /// Gives ordering scores to the moves from `base` on.
-    fn score_moves(&mut self, pos: &P, base: usize, tt_move: Option<Move>, ply: usize) {
-        let killers = if self.e.config.killers { self.e.killers[ply] } else { [None; 2] };
-        let use_history = self.e.config.history;
-        for i in base..self.moves.len() {
-            let m = self.moves[i].m;
-            let gain = self.capture_value(pos, m);
-            self.moves[i].gain = gain.unwrap_or(QUIET);
-            let s = if Some(m) == tt_move {
-                1 << 30
-            } else if let Some(v) = gain {
-                (1 << 28) + v * 64 - self.attacker_value(pos, m) / 16
-            } else if killers[0] == Some(m) {
-                (1 << 27) + 1
-            } else if killers[1] == Some(m) {
-                1 << 27
-            } else if use_history {
-                self.e.history[self.history_index(pos, m)]
-            } else {
-                0
-            };
-            self.moves[i].score = s;
-        }
-    }
-
-    /// Material gained by a capture or promotion (`None` for a quiet move).
-    fn capture_value(&self, pos: &P, m: Move) -> Option<i32> {
-        let victim = pos.captured(m).map(|r| self.e.evaluator.value(r));
-        let promo = m.promotion().map(|r| self.e.evaluator.value(r) - self.e.evaluator.value(Role::Pawn));
-        match (victim, promo) {
-            (None, None) => None,
-            (v, p) => Some(v.unwrap_or(0) + p.unwrap_or(0)),
-        }
-    }
-
-    /// Value of the moving piece (the king counts as [`KING_VALUE`]).
-    fn attacker_value(&self, pos: &P, m: Move) -> i32 {
-        pos.piece_at(m.from())
-            .map_or(0, |p| if p.role == Role::King { KING_VALUE } else { self.e.evaluator.value(p.role) })
-    }
-
-    /// Whether a capture gaining `gain` with a piece worth `attacker` loses material by SEE (only
-    /// computed when the attacker is worth more than the gain).
-    fn losing_capture(&self, pos: &P, m: Move, gain: i32, attacker: i32) -> bool {
-        self.e.config.see
-            && attacker > gain
-            && m.promotion().is_none()
-            && see(pos, m, |r| self.e.evaluator.value(r), KING_VALUE) < 0
-    }
-
-    /// [`Self::pick`], but a capture that loses material by SEE is first moved behind the quiet
-    /// moves (SEE is computed only when such a capture comes up).
-    fn pick_main(&mut self, pos: &P, i: usize, tt_move: Option<Move>) -> Scored {
-        loop {
-            let e = self.pick(i);
-            if e.gain == QUIET || e.score < 1 << 28 || Some(e.m) == tt_move {
-                return e;
-            }
-            let a = self.attacker_value(pos, e.m);
-            if !self.losing_capture(pos, e.m, e.gain, a) {
-                return e;
-            }
-            self.moves[i].score = -(1 << 20) + e.gain * 64 - a / 16;
-        }
-    }
-
-    /// Swaps the best-scored move from `i` on into `i` and returns it.
-    fn pick(&mut self, i: usize) -> Scored {
-        let mut best = i;
-        for j in i + 1..self.moves.len() {
-            if self.moves[j].score > self.moves[best].score {
-                best = j;
-            }
-        }
-        self.moves.swap(i, best);
-        self.moves[i]
-    }
-
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        let child = ply + 1;
-        let n = if child < MAX_PLY { self.pv_len[child].min(MAX_PLY - 1) } else { 0 };
-        self.pv[ply * MAX_PLY] = Some(m);
-        for k in 0..n {
-            self.pv[ply * MAX_PLY + 1 + k] = self.pv[child * MAX_PLY + k];
-        }
-        self.pv_len[ply] = n + 1;
-    }
-
-    /// The score of a stalemate at `ply` for the stalemated side to move, by the rules.
-    fn stalemate(&self, ply: usize) -> i32 {
-        match self.e.draws.stalemate {
-            StalemateValue::Draw => 0,
-            StalemateValue::Win => MATE - ply_i32(ply),
-            StalemateValue::Loss => -MATE + ply_i32(ply),
-        }
-    }
-
-    fn is_repetition(&self, pos: &P) -> bool {
-        let n = self.path.len() - 1;
-        let key = self.path[n];
-        let window = (pos.halfmove_clock() as usize).min(n - self.barrier.min(n));
-        (2..=window).step_by(2).any(|back| self.path[n - back] == key)
-    }
-
-    fn iterate(&mut self, pos: &P, on_iteration: &mut dyn FnMut(&Report)) -> Report {
-        let base = self.moves.len();
-        generate(pos, &mut self.moves);
-        let tt_move = self.e.tt.probe(pos.hash()).and_then(|h| h.mv);
-        self.score_moves(pos, base, tt_move, 0);
-        // Stable sort: equal scores keep generation order, so the order is reproducible.
-        let mut scored: Vec<Scored> = self.moves.drain(base..).collect();
-        scored.sort_by_key(|e| std::cmp::Reverse(e.score));
-        self.root_moves = scored.into_iter().map(|e| e.m).collect();
-        if self.root_moves.is_empty() {
-            let score = if pos.is_check() { Score::Mate(0) } else { Score::Cp(0) };
-            return Report { depth: 0, seldepth: 0, score, nodes: 0, elapsed: self.start.elapsed(), pv: Vec::new() };
-        }
-        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut last: Option<Report> = None;
-        let mut prev: i32 = 0;
-        for d in 1..=max_depth {
-            #[allow(clippy::cast_possible_wrap)]
-            let depth = d as i32;
-            self.root_depth = depth;
-            self.seldepth = 0;
-            let score = if self.e.config.aspiration && depth >= 4 && prev.abs() < MATE_BOUND {
-                let mut delta = 25;
-                let (mut alpha, mut beta) = (prev - delta, prev + delta);
-                loop {
-                    let s = self.root(pos, depth, alpha, beta);
-                    if self.aborted {
-                        break s;
-                    }
-                    if s <= alpha {
-                        beta = (alpha + beta) / 2;
-                        alpha = (s - delta).max(-INF);
-                    } else if s >= beta {
-                        beta = (s + delta).min(INF);
-                    } else {
-                        break s;
-                    }
-                    delta *= 2;
-                    if delta > 800 {
-                        alpha = -INF;
-                        beta = INF;
-                    }
-                }
-            } else {
-                self.root(pos, depth, -INF, INF)
-            };
-            if self.aborted {
-                // A root move proven better than the previous best in this iteration is kept.
-                if self.pv_len[0] > 0 && self.pv[0] != last.as_ref().and_then(Report::best_move) && last.is_some() {
-                    if let Some(r) = last.as_mut() {
-                        r.pv = self.root_pv();
-                        r.score = Score::from_internal(score);
-                    }
-                }
-                break;
-            }
-            let report = self.report(d, score);
-            on_iteration(&report);
-            last = Some(report);
-            prev = score;
-            let elapsed = self.start.elapsed();
-            if let Some(t) = self.limits.movetime {
-                if elapsed >= t / 2 || self.root_moves.len() == 1 {
-                    break;
-                }
-            }
-            if self.limits.depth.is_none() && score.abs() >= MATE_BOUND && depth >= MATE - score.abs() + 2 {
-                break;
-            }
-        }
-        let mut r = last.unwrap_or_else(|| {
-            let score = Score::from_internal(self.eval(pos).score);
-            Report { depth: 0, seldepth: 0, score, nodes: 0, elapsed: Duration::ZERO, pv: vec![self.root_moves[0]] }
-        });
-        r.nodes = self.nodes;
-        r.elapsed = self.start.elapsed();
-        r
-    }
-
-    fn root_pv(&self) -> Vec<Move> {
-        let pv: Vec<Move> = self.pv[..self.pv_len[0]].iter().map_while(|m| *m).collect();
-        if pv.is_empty() {
-            vec![self.root_moves[0]]
-        } else {
-            pv
-        }
-    }
-
-    fn report(&self, depth: u32, score: i32) -> Report {
-        #[allow(clippy::cast_possible_truncation)]
-        let seldepth = self.seldepth.max(1) as u32;
-        Report {
-            depth,
-            seldepth,
-            score: Score::from_internal(score),
-            nodes: self.nodes,
-            elapsed: self.start.elapsed(),
-            pv: self.root_pv(),
-        }
-    }
-
-    /// The root: searches `root_moves` in order and moves a new best one to the front.
-    fn root(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32) -> i32 {
-        self.pv_len[0] = 0;
-        if self.tick() {
-            return 0;
-        }
-        let mut best = -INF;
-        for i in 0..self.root_moves.len() {
-            let m = self.root_moves[i];
-            let mut next = pos.clone();
-            next.play_unchecked(m);
-            let ext = i32::from(self.e.config.check_extension && next.is_check());
-            self.path.push(next.hash());
-            let score = if i == 0 || !self.e.config.pvs {
-                -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, true)
-            } else {
-                let s = -self.search(&next, depth - 1 + ext, -alpha - 1, -alpha, 1, true);
-                if s > alpha && s < beta && !self.aborted {
-                    -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, true)
-                } else {
-                    s
-                }
-            };
-            self.path.pop();
-            if self.aborted {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(0, m);
-                    self.root_moves[..=i].rotate_right(1);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if !self.aborted {
-            let bound = if best >= beta { Bound::Lower } else { Bound::Exact };
-            if best > -INF && self.pv_len[0] > 0 {
-                self.e.tt.store(pos.hash(), self.root_moves.first().copied(), best, depth, bound);
-            }
-        }
-        best
-    }
-
-    /// Alpha-beta below the root.
-    #[allow(clippy::too_many_lines)]
-    fn search(&mut self, pos: &P, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, null_ok: bool) -> i32 {
-        if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
-        }
-        self.pv_len[ply] = 0;
-        if self.tick() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let in_check = pos.is_check();
-        // Draws by rule, then mate-distance pruning.
-        let draws = self.e.draws;
-        if draws.fifty_reached(pos.halfmove_clock()) && !(in_check && pos.count_legal_moves() == 0) {
-            return 0;
-        }
-        if (draws.repetition != 0 && self.is_repetition(pos)) || (pos.halfmove_clock() == 0 && pos.is_dead_material()) {
-            return 0;
-        }
-        let p = ply_i32(ply);
-        alpha = alpha.max(-MATE + p);
-        beta = beta.min(MATE - p - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval(pos).score;
-        }
-        let pv_node = beta - alpha > 1;
-        let key = pos.hash();
-        let hit = self.e.tt.probe(key);
-        let tt_move = hit.and_then(|h| h.mv);
-        if let Some(h) = hit {
-            if !pv_node && h.depth >= depth {
-                let s = from_tt(h.score, ply);
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
-        }
-        let cfg_rfp = self.e.config.rfp;
-        let ev = if in_check { None } else { Some(self.eval(pos)) };
-        let static_eval = ev.map_or(-INF, |e| e.score);
-        if let Some(ev) = ev {
-            // Reverse futility: far above beta near the horizon.
-            if cfg_rfp && !pv_node && depth <= 3 && beta.abs() < MATE_BOUND && ev.score - 100 * depth >= beta {
-                return ev.score;
-            }
-            // Null move, guarded against zugzwang: only with a piece besides pawns and king.
-            if self.e.config.null_move
-                && !pv_node
-                && null_ok
-                && depth >= 3
-                && ev.score >= beta
-                && beta.abs() < MATE_BOUND
-                && ev.pieces[pos.turn().index()]
-            {
-                let r = 3 + depth / 6;
-                let mut next = pos.clone();
-                next.play_null();
-                let saved = self.barrier;
-                self.path.push(next.hash());
-                self.barrier = self.path.len() - 1;
-                let s = -self.search(&next, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                self.barrier = saved;
-                self.path.pop();
-                if self.aborted {
-                    return 0;
-                }
-                if s >= beta {
-                    return if s >= MATE_BOUND { beta } else { s };
-                }
-            }
-        }
-
-        // Internal iterative reduction: without a table move, search this node a ply shallower.
-        if self.e.config.lmr && tt_move.is_none() && depth >= 4 {
-            depth -= 1;
-        }
-        let base = self.moves.len();
-        generate(pos, &mut self.moves);
-        let n = self.moves.len() - base;
-        if n == 0 {
-            return if in_check { -MATE + p } else { self.stalemate(ply) };
-        }
-        self.score_moves(pos, base, tt_move, ply);
-
-        let alpha_orig = alpha;
-        let mut best = -INF;
-        let mut best_move = None;
-        let mut searched = 0;
-        let mut quiets: [Option<Move>; 32] = [None; 32];
-        let mut nquiets = 0;
-        let futile = self.e.config.futility
-            && !pv_node
-            && !in_check
-            && depth <= 2
-            && alpha.abs() < MATE_BOUND
-            && static_eval + 120 * depth <= alpha;
-        let lmp_limit = if self.e.config.futility && !pv_node && !in_check && depth <= 3 {
-            usize::try_from(4 + 3 * depth * depth).unwrap_or(usize::MAX)
-        } else {
-            usize::MAX
-        };
-        for i in 0..n {
-            let Scored { m, gain, .. } = self.pick_main(pos, base + i, tt_move);
-            let quiet = gain == QUIET;
-            let mut next = pos.clone();
-            next.play_unchecked(m);
-            let gives_check = next.is_check();
-            if quiet && !gives_check && searched > 0 && best > -MATE_BOUND && (futile || i >= lmp_limit) {
-                continue;
-            }
-            let is_killer = self.e.killers[ply].contains(&Some(m));
-            let ext = i32::from(self.e.config.check_extension && gives_check && p < 2 * self.root_depth);
-            let new_depth = depth - 1 + ext;
-            self.path.push(next.hash());
-            let score = if searched == 0 {
-                -self.search(&next, new_depth, -beta, -alpha, ply + 1, true)
-            } else {
-                let mut r = 0;
-                if self.e.config.lmr && depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check && !is_killer
-                {
-                    let d = usize::try_from(depth).unwrap_or(0).min(63);
-                    r = self.e.lmr[d * 64 + searched.min(63)];
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if self.e.config.history {
-                        r -= self.e.history[self.history_index(pos, m)] / 8192;
-                    }
-                    r = r.clamp(0, (new_depth - 1).max(0));
-                }
-                if self.e.config.pvs {
-                    let mut s = -self.search(&next, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
-                    if s > alpha && r > 0 && !self.aborted {
-                        s = -self.search(&next, new_depth, -alpha - 1, -alpha, ply + 1, true);
-                    }
-                    if s > alpha && s < beta && !self.aborted {
-                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, true);
-                    }
-                    s
-                } else {
-                    let mut s = -self.search(&next, new_depth - r, -beta, -alpha, ply + 1, true);
-                    if s > alpha && r > 0 && !self.aborted {
-                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, true);
-                    }
-                    s
-                }
-            };
-            self.path.pop();
-            if self.aborted {
-                self.moves.truncate(base);
-                return 0;
-            }
-            searched += 1;
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(m);
-                    self.update_pv(ply, m);
-                    if score >= beta {
-                        if quiet {
-                            self.reward(pos, m, &quiets[..nquiets], depth, ply);
-                        }
-                        break;
-                    }
-                }
-            }
-            if quiet && nquiets < quiets.len() {
-                quiets[nquiets] = Some(m);
-                nquiets += 1;
-            }
-        }
-        self.moves.truncate(base);
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.e.tt.store(key, best_move, to_tt(best, ply), depth, bound);
-        best
-    }
-
-    /// Killers and history after a quiet move caused a cutoff; the quiets tried before it lose.
-    fn reward(&mut self, pos: &P, m: Move, tried: &[Option<Move>], depth: i32, ply: usize) {
-        if self.e.config.killers && self.e.killers[ply][0] != Some(m) {
-            self.e.killers[ply][1] = self.e.killers[ply][0];
-            self.e.killers[ply][0] = Some(m);
-        }
-        if self.e.config.history {
-            let bonus = (depth * depth).min(400);
-            let i = self.history_index(pos, m);
-            let h = &mut self.e.history[i];
-            *h += bonus - *h * bonus / 16_384;
-            for q in tried.iter().flatten() {
-                let j = self.history_index(pos, *q);
-                let h = &mut self.e.history[j];
-                *h -= bonus + *h * bonus / 16_384;
-            }
-        }
-    }
-
-    /// Quiescence: stand pat, then captures and promotions; every move when in check.
-    fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = 0;
-        if self.tick() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY - 1 || !self.e.config.quiescence {
-            return self.eval(pos).score;
-        }
-        let in_check = pos.is_check();
-        let mut best = -INF;
-        let mut stand = -INF;
-        if !in_check {
-            stand = self.eval(pos).score;
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            best = stand;
-        }
-        let base = self.moves.len();
-        generate(pos, &mut self.moves);
-        if self.moves.len() == base {
-            return if in_check { -MATE + ply_i32(ply) } else { self.stalemate(ply) };
-        }
-        // Keep captures and promotions (all moves in check), scored by MVV-LVA and pruned by delta.
-        let mut k = base;
-        for i in base..self.moves.len() {
-            let m = self.moves[i].m;
-            let gain = self.capture_value(pos, m);
-            if !in_check && gain.is_none_or(|g| stand + g + 200 <= alpha && m.promotion().is_none()) {
-                continue;
-            }
-            let s = gain.unwrap_or(-1) * 64 - self.attacker_value(pos, m) / 16;
-            self.moves[k] = Scored { m, score: s, gain: gain.unwrap_or(QUIET) };
-            k += 1;
-        }
-        self.moves.truncate(k);
-        for i in base..k {
-            let Scored { m, gain, .. } = self.pick(i);
-            if !in_check && gain != QUIET && self.losing_capture(pos, m, gain, self.attacker_value(pos, m)) {
-                continue;
-            }
-            let mut next = pos.clone();
-            next.play_unchecked(m);
-            let score = -self.qsearch(&next, -beta, -alpha, ply + 1);
-            if self.aborted {
-                self.moves.truncate(base);
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, m);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.moves.truncate(base);
-        best
+            let report = main.iterate(pos, on_iteration);
+            done.store(true, Ordering::Relaxed);
+            report
+        })
     }
 }

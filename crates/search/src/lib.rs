@@ -1,8 +1,9 @@
 //! Iterative-deepening alpha-beta search and a tunable evaluation, generic over [`Position`].
 //!
-//! The engine is single-threaded and does no I/O. Under a depth or node limit its result is a pure
+//! The engine does no I/O. On one thread, under a depth or node limit, its result is a pure
 //! function of (position, history, settings) after [`Engine::new_game`]: the clock is read only for
-//! a `movetime` limit, and the `stop` flag only when someone sets it.
+//! a time limit, and the `stop` flag only when someone sets it. [`Engine::set_threads`] adds helper
+//! threads (Lazy SMP), which trades that reproducibility for speed.
 //!
 //! [`Position`]: stackchess_core::Position
 
@@ -11,15 +12,18 @@ mod config;
 mod engine;
 mod epd;
 mod eval;
+mod limits;
 mod params;
 mod score;
+mod searcher;
 mod see;
 mod tt;
 
 pub use bench::Bench;
 pub use config::{SearchConfig, Switch};
-pub use engine::Engine;
+pub use engine::{Engine, Request};
 pub use epd::{parse_epd, EpdCase, EpdError};
 pub use eval::{evaluate, Evaluation};
+pub use limits::{Clock, Limits, TimeBounds};
 pub use params::{EvalParams, ParamError};
-pub use score::{Limits, Report, Score};
+pub use score::{Report, Score};

@@ -1,4 +1,4 @@
-//! Limits in, reports and scores out.
+//! Reports and scores out.
 
 use stackchess_core::Move;
 use std::fmt;
@@ -10,35 +10,6 @@ pub(crate) const MATE: i32 = 32_000;
 pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
 /// Larger than any score.
 pub(crate) const INF: i32 = 32_500;
-
-/// When to stop searching. Every limit given applies; `Default` is no limit (search until stopped).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Iterations to complete (plies of nominal depth).
-    pub depth: Option<u32>,
-    /// Nodes to visit at most (checked exactly: the result is reproducible).
-    pub nodes: Option<u64>,
-    /// Wall time (the only limit that makes results depend on the machine).
-    pub movetime: Option<Duration>,
-}
-
-impl Limits {
-    /// A depth limit.
-    #[must_use]
-    pub fn depth(d: u32) -> Limits {
-        Limits { depth: Some(d), ..Limits::default() }
-    }
-    /// A node limit.
-    #[must_use]
-    pub fn nodes(n: u64) -> Limits {
-        Limits { nodes: Some(n), ..Limits::default() }
-    }
-    /// A time limit.
-    #[must_use]
-    pub fn movetime(t: Duration) -> Limits {
-        Limits { movetime: Some(t), ..Limits::default() }
-    }
-}
 
 /// A score from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,7 +11,7 @@
 
 use crate::cmd::stats::{notes, warn_skipped, AnalysisArgs, OutputArgs};
 use crate::cmd::tune::TuneArgs;
-use crate::common::{catch_interrupt, EngineArgs, Evaluation, STOP};
+use crate::common::{EngineArgs, Evaluation};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_analysis::ladder::insert_section;
@@ -156,7 +156,10 @@ impl WithPosition for Batch<'_> {
         let label =
             if a.ladder.is_empty() { self.variant.to_string() } else { format!("{} @{}", self.variant, self.nodes) };
         let mut bar = Bar::new(a.quiet, &label);
-        let summary = stackchess_selfplay::run::<P>(rules, self.dir, &cfg, resume, &STOP, &mut bar);
+        // SIGINT, SIGTERM and SIGHUP stop the self-play cleanly; later they end the command at once.
+        let run = crate::interrupt::run()?;
+        let summary = stackchess_selfplay::run::<P>(rules, self.dir, &cfg, resume, &crate::interrupt::STOP, &mut bar);
+        drop(run);
         bar.0.finish_and_clear();
         let summary = summary.with_context(|| {
             format!("self-play of {} in {} (remove the directory to start it afresh)", self.variant, self.dir.display())
@@ -261,7 +264,6 @@ pub fn run(a: &Args) -> Result<()> {
             bail!("--precision {x}: give a half-width between 0 and 0.5 (e.g. 0.02 for ±2%)");
         }
     }
-    catch_interrupt()?;
     let variants = a.variants.iter().map(VariantArg::load).collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
     let evals =

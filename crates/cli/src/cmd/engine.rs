@@ -1,32 +1,21 @@
-//! `stackchess engine`: a line protocol on stdin/stdout in the spirit of UCI, so tools and GUIs can
-//! drive the engine. Full description with examples: docs/engine-protocol.md.
+//! `stackchess engine`: UCI on stdin/stdout, with extensions for stacked boards (LFEN positions,
+//! the `Variant` option, `d`, `eval`). Commands, options and examples: docs/engine-protocol.md.
 //!
-//! Commands (one per line; unknown ones are answered with `info string`):
-//! - `uci` → `id name …`, `id author …`, one `option …` line per option, `uciok`.
-//! - `isready` → `readyok` (answered at once, even during a search).
-//! - `setoption name <Variant|Hash|Plain|Param|Params|Clear Params> [value <v>]`: `Variant` is
-//!   malka, traditional, fide or air-attack; `Hash` in MiB; `Plain` true/false; `Param` one
-//!   `key=value` evaluation override (accumulates); `Params` a parameter file; `Clear Params` drops
-//!   the overrides. Changing any of them resets the position to the start.
-//! - `ucinewgame`: clears the hash table, killers and history.
-//! - `position startpos|lfen <LFEN>|fen <FEN> [moves <m1> <m2> …]`: moves in coordinate notation
-//!   (SAN also accepted).
-//! - `go [depth N] [nodes N] [movetime MS] [infinite] [wtime MS btime MS winc MS binc MS movestogo N]`:
-//!   prints `info depth … seldepth … score cp X|mate N nodes … nps … time … pv <coordinate moves>`
-//!   after each iteration, then `bestmove <move>` (`bestmove (none)` without a legal move).
-//! - `stop`: ends the search at once (it still prints `bestmove`). `quit`: stops and exits.
-//! - `d`: the position as LFEN and a diagram; `eval`: the static evaluation.
-//!
-//! A thread reads stdin, so `stop`, `quit` and `isready` are seen while `go` runs.
+//! Three threads: a reader queues stdin's lines (and sets the running search's `stop` and
+//! `ponderhit` flags the moment it reads them); the main thread executes the queue in order; a
+//! search thread runs each `go` and prints its `info` lines and `bestmove`. So every answer comes
+//! in command order (`readyok` after the output of everything sent before `isready`), and
+//! `isready`, `stop` and `ponderhit` are still answered while a search runs.
 
 use crate::common::EngineArgs;
 use anyhow::{anyhow, bail, Result};
-use stackchess_core::{coord, parse_move, Game, Position, Rules};
-use stackchess_search::{Engine, Limits, SearchConfig};
+use stackchess_core::{coord, parse_move, Color, Game, Move, Position, Rules};
+use stackchess_search::{Clock, Engine, Limits, Report, Request, SearchConfig};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Flags of `engine` (the initial option values).
@@ -39,20 +28,107 @@ pub struct Args {
     engine: EngineArgs,
 }
 
+/// Most search threads and lines the options accept.
+const MAX_THREADS: usize = 256;
+const MAX_MULTIPV: usize = 256;
+/// Most `Move Overhead` (ms).
+const MAX_OVERHEAD: u64 = 5_000;
+
+/// Writes lines to stdout as one block, flushed (the search thread and the main thread share it).
+fn emit(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// The flags of one `go`, shared with the reader thread (which sets them on `stop`, `quit` and
+/// `ponderhit`) and the search.
+#[derive(Default)]
+struct Flags {
+    stop: AtomicBool,
+    /// Set by `go ponder`, cleared by `ponderhit`.
+    pondering: AtomicBool,
+}
+
+/// What the reader thread hands over.
+enum Input {
+    /// A line, with the flags of its search if it is a `go`.
+    Line(String, Option<Arc<Flags>>),
+    /// End of input.
+    Eof,
+}
+
+/// Reads stdin, queues each line, and applies `stop`, `quit` and `ponderhit` to the latest `go`
+/// read at once (a `go` still in the queue then starts stopped, as its order says).
+fn read_commands(tx: &mpsc::Sender<Input>) {
+    let mut latest: Option<Arc<Flags>> = None;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let mut words = line.split_whitespace();
+        let first = words.next();
+        let mut flags = None;
+        match first {
+            Some("go") => {
+                let f = Arc::new(Flags::default());
+                f.pondering.store(words.any(|w| w == "ponder"), Ordering::SeqCst);
+                latest = Some(Arc::clone(&f));
+                flags = Some(f);
+            }
+            Some("stop" | "quit") => latest.iter().for_each(|f| f.stop.store(true, Ordering::SeqCst)),
+            Some("ponderhit") => latest.iter().for_each(|f| f.pondering.store(false, Ordering::SeqCst)),
+            _ => {}
+        }
+        if tx.send(Input::Line(line.clone(), flags)).is_err() || first == Some("quit") {
+            return;
+        }
+    }
+    let _ = tx.send(Input::Eof);
+}
+
+/// A parsed `go`.
+struct Go {
+    limits: Limits,
+    searchmoves: Vec<Move>,
+    multipv: usize,
+    /// `go infinite`: `bestmove` only after `stop`.
+    infinite: bool,
+    flags: Arc<Flags>,
+}
+
 /// What the protocol needs from an engine of any variant.
-trait Session {
+trait Session: Send {
     fn new_game(&mut self);
     fn set_position(&mut self, args: &[&str]) -> Result<()>;
-    fn go(&mut self, limits: &Limits, stop: &AtomicBool, out: &mut dyn Write) -> Result<()>;
+    /// Moves of the current position (`searchmoves`); `0000` (python-chess's filler) is skipped.
+    fn parse_moves(&self, words: &[&str]) -> Result<Vec<Move>>;
+    /// Searches, printing `info` lines and then `bestmove` (after `stop` for `go infinite`, and
+    /// after `ponderhit` or `stop` while pondering).
+    fn go(&mut self, go: &Go);
     fn show(&self) -> String;
     fn eval(&self) -> i32;
-    fn white_to_move(&self) -> bool;
+    fn turn(&self) -> Color;
+    fn set_threads(&mut self, n: usize);
 }
 
 struct Sess<P: Position> {
     rules: P::Rules,
     engine: Engine<P>,
     game: Game<P>,
+}
+
+/// The `info` line of one PV line of an iteration.
+fn info_line<P: Position>(k: usize, r: &Report) -> String {
+    let pv: Vec<String> = r.pv.iter().map(|&m| coord::<P>(m)).collect();
+    format!(
+        "info depth {} seldepth {} multipv {k} score {} nodes {} nps {} time {} pv {}\n",
+        r.depth,
+        r.seldepth,
+        r.score,
+        r.nodes,
+        r.nps(),
+        r.elapsed.as_millis(),
+        pv.join(" ")
+    )
 }
 
 impl<P: Position> Session for Sess<P> {
@@ -80,31 +156,41 @@ impl<P: Position> Session for Sess<P> {
         Ok(())
     }
 
-    fn go(&mut self, limits: &Limits, stop: &AtomicBool, out: &mut dyn Write) -> Result<()> {
+    fn parse_moves(&self, words: &[&str]) -> Result<Vec<Move>> {
+        let pos = self.game.position();
+        words
+            .iter()
+            .filter(|w| **w != "0000")
+            .map(|w| parse_move(pos, w).map_err(|e| anyhow!("searchmoves: '{w}': {}", e.reason)))
+            .collect()
+    }
+
+    fn go(&mut self, go: &Go) {
         let pos = self.game.position().clone();
         let hashes = self.game.hashes();
         let history = &hashes[..hashes.len() - 1];
-        let r = self.engine.search(&pos, history, limits, stop, &mut |r| {
-            let pv: Vec<String> = r.pv.iter().map(|&m| coord::<P>(m)).collect();
-            let _ = writeln!(
-                out,
-                "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-                r.depth,
-                r.seldepth,
-                r.score,
-                r.nodes,
-                r.nps(),
-                r.elapsed.as_millis(),
-                pv.join(" ")
-            );
-            let _ = out.flush();
+        let flags = &go.flags;
+        let request = Request {
+            limits: go.limits,
+            searchmoves: &go.searchmoves,
+            multipv: go.multipv,
+            stop: &flags.stop,
+            pondering: Some(&flags.pondering),
+        };
+        let r = self.engine.analyse(&pos, history, &request, &mut |lines| {
+            let text: String = lines.iter().enumerate().map(|(k, r)| info_line::<P>(k + 1, r)).collect();
+            let _ = emit(&text);
         });
-        match r.best_move() {
-            Some(m) => writeln!(out, "bestmove {}", coord::<P>(m))?,
-            None => writeln!(out, "bestmove (none)")?,
+        // UCI: no `bestmove` before `stop` in infinite mode, nor while pondering.
+        while !flags.stop.load(Ordering::SeqCst) && (go.infinite || flags.pondering.load(Ordering::SeqCst)) {
+            std::thread::sleep(Duration::from_millis(1));
         }
-        out.flush()?;
-        Ok(())
+        let line = match r.pv.as_slice() {
+            [] => "bestmove (none)\n".to_owned(),
+            [m] => format!("bestmove {}\n", coord::<P>(*m)),
+            [m, reply, ..] => format!("bestmove {} ponder {}\n", coord::<P>(*m), coord::<P>(*reply)),
+        };
+        let _ = emit(&line);
     }
 
     fn show(&self) -> String {
@@ -115,8 +201,12 @@ impl<P: Position> Session for Sess<P> {
         self.engine.evaluate(self.game.position())
     }
 
-    fn white_to_move(&self) -> bool {
-        self.game.position().turn() == stackchess_core::Color::White
+    fn turn(&self) -> Color {
+        self.game.position().turn()
+    }
+
+    fn set_threads(&mut self, n: usize) {
+        self.engine.set_threads(n);
     }
 }
 
@@ -129,21 +219,45 @@ impl WithPosition for Build {
     }
 }
 
-/// Option values; the session is rebuilt when they change.
+/// Option values. Changing one that decides the engine (variant, table, parameters) rebuilds the
+/// session; threads, lines, overhead and ponder apply as they are.
+#[derive(Clone)]
 struct Options {
     variant: Variant,
     engine: EngineArgs,
+    threads: usize,
+    multipv: usize,
+    overhead: Duration,
+}
+
+/// Whether a changed option needs a new session.
+#[derive(PartialEq, Eq)]
+enum Change {
+    Rebuild,
+    Threads,
+    Other,
+}
+
+/// A number within `min..=max`, or an error naming the option.
+fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| anyhow!("{name}: '{value}' is not a number from {min} to {max}"))
 }
 
 impl Options {
     fn build(&self) -> Result<Box<dyn Session>> {
-        Ok(self.variant.with(Build(self.engine.config(self.variant.name())?)))
+        let mut s = self.variant.with(Build(self.engine.config(self.variant.name())?));
+        s.set_threads(self.threads);
+        Ok(s)
     }
 
-    fn set(&mut self, name: &str, value: &str) -> Result<()> {
+    fn set(&mut self, name: &str, value: &str) -> Result<Change> {
         match name.to_ascii_lowercase().as_str() {
             "variant" => self.variant = value.parse()?,
-            "hash" => self.engine.hash = Some(value.parse().map_err(|_| anyhow!("Hash: '{value}' is not a number"))?),
+            "hash" => self.engine.hash = Some(usize::try_from(spin("Hash", value, 0, 65_536)?)?),
             "plain" => self.engine.plain = value.eq_ignore_ascii_case("true"),
             "param" => {
                 // Check it before keeping it.
@@ -155,26 +269,91 @@ impl Options {
                 self.engine.param.clear();
                 self.engine.params = None;
             }
+            "threads" => {
+                self.threads = usize::try_from(spin("Threads", value, 1, MAX_THREADS as u64)?)?;
+                return Ok(Change::Threads);
+            }
+            "multipv" => {
+                self.multipv = usize::try_from(spin("MultiPV", value, 1, MAX_MULTIPV as u64)?)?;
+                return Ok(Change::Other);
+            }
+            "move overhead" => {
+                self.overhead = Duration::from_millis(spin("Move Overhead", value, 0, MAX_OVERHEAD)?);
+                return Ok(Change::Other);
+            }
+            // The engine ponders whenever the client sends `go ponder`; the option only tells
+            // clients that it may.
+            "ponder" => return Ok(Change::Other),
             _ => bail!("unknown option '{name}'"),
         }
-        Ok(())
+        Ok(Change::Rebuild)
+    }
+
+    /// The `uci` answer.
+    fn describe(&self) -> String {
+        let names: Vec<String> = Variant::ALL.iter().map(|v| format!("var {}", v.name())).collect();
+        let hash = self.engine.config(self.variant.name()).map_or(16, |c| c.hash_mb);
+        [
+            format!("id name stackchess {}", env!("CARGO_PKG_VERSION")),
+            "id author stackchess developers".to_owned(),
+            format!("option name Variant type combo default {} {}", self.variant.name(), names.join(" ")),
+            format!("option name Hash type spin default {hash} min 0 max 65536"),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            "option name Ponder type check default false".to_owned(),
+            format!(
+                "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD}",
+                Clock::MARGIN.as_millis()
+            ),
+            "option name Plain type check default false".to_owned(),
+            "option name Param type string default <empty>".to_owned(),
+            "option name Params type string default <empty>".to_owned(),
+            "option name Clear Params type button".to_owned(),
+            "uciok".to_owned(),
+        ]
+        .join("\n")
+            + "\n"
     }
 }
 
-/// Reads `go` arguments.
-fn parse_go(args: &[&str], white: bool) -> Result<Limits> {
-    let mut l = Limits::default();
-    let (mut time, mut inc, mut togo) = (None, 0u64, 30u64);
-    let mut it = args.iter();
-    while let Some(&w) = it.next() {
+/// The words that start a `go` argument (and end a `searchmoves` list).
+const GO_WORDS: [&str; 13] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
+
+/// Reads `go` arguments for the session's position.
+fn parse_go(args: &[&str], session: &dyn Session, opts: &Options, flags: Arc<Flags>) -> Result<Go> {
+    let white = session.turn() == Color::White;
+    let mut go =
+        Go { limits: Limits::default(), searchmoves: Vec::new(), multipv: opts.multipv, infinite: false, flags };
+    let (mut time, mut inc, mut togo) = (None, 0u64, None);
+    let mut i = 0;
+    while i < args.len() {
+        let w = args[i];
+        i += 1;
+        // A number; clocks may be sent negative by a client whose engine ran out of time.
         let mut num = || -> Result<u64> {
-            let v = it.next().ok_or_else(|| anyhow!("'{w}' needs a number"))?;
-            v.parse().map_err(|_| anyhow!("'{w}': '{v}' is not a number"))
+            let v = args.get(i).ok_or_else(|| anyhow!("go: '{w}' needs a number"))?;
+            i += 1;
+            v.parse::<i64>().map(|n| n.max(0).unsigned_abs()).map_err(|_| anyhow!("go: '{w}': '{v}' is not a number"))
         };
         match w {
-            "depth" => l.depth = Some(u32::try_from(num()?)?),
-            "nodes" => l.nodes = Some(num()?),
-            "movetime" => l.movetime = Some(Duration::from_millis(num()?)),
+            "depth" => go.limits.depth = Some(u32::try_from(num()?)?),
+            "nodes" => go.limits.nodes = Some(num()?),
+            "mate" => go.limits.mate = Some(u32::try_from(num()?)?.max(1)),
+            "movetime" => go.limits.movetime = Some(Duration::from_millis(num()?)),
             "wtime" | "btime" => {
                 let t = num()?;
                 if (w == "wtime") == white {
@@ -187,94 +366,148 @@ fn parse_go(args: &[&str], white: bool) -> Result<Limits> {
                     inc = t;
                 }
             }
-            "movestogo" => togo = num()?.max(1),
-            "infinite" => {}
-            _ => bail!("unknown go argument '{w}'"),
+            "movestogo" => togo = Some(u32::try_from(num()?)?),
+            "infinite" => go.infinite = true,
+            "ponder" => {}
+            "searchmoves" => {
+                let end = args[i..].iter().position(|a| GO_WORDS.contains(a)).map_or(args.len(), |p| i + p);
+                go.searchmoves = session.parse_moves(&args[i..end])?;
+                i = end;
+            }
+            _ => bail!("go: unknown argument '{w}'"),
         }
     }
-    if let (Some(t), None) = (time, l.movetime) {
-        // A share of the remaining time, never more than half of it, with a margin for overhead.
-        let share = (t / togo + inc * 3 / 4).min(t / 2).saturating_sub(20).max(1);
-        l.movetime = Some(Duration::from_millis(share));
+    if let Some(t) = time {
+        let mut clock = Clock::new(Duration::from_millis(t), Duration::from_millis(inc), togo);
+        clock.margin = opts.overhead;
+        go.limits.clock = Some(clock);
     }
-    Ok(l)
+    Ok(go)
+}
+
+/// Sets an option; on an error (a bad value, a parameter file that cannot be read) the options
+/// and the session stay as they were.
+fn set_option(opts: &mut Options, session: &mut Box<dyn Session>, name: &str, value: &str) -> Result<()> {
+    let mut next = opts.clone();
+    match next.set(name, value)? {
+        Change::Rebuild => *session = next.build()?,
+        Change::Threads => session.set_threads(next.threads),
+        Change::Other => {}
+    }
+    *opts = next;
+    Ok(())
+}
+
+/// A search running on its own thread, which owns the session until it ends.
+struct Running {
+    handle: JoinHandle<Box<dyn Session>>,
+    flags: Arc<Flags>,
+    infinite: bool,
+}
+
+impl Running {
+    /// Waits for the search to end and takes the session back. A search that would wait forever
+    /// (infinite, or pondering) is stopped first.
+    fn finish(self) -> Result<Box<dyn Session>> {
+        if self.infinite || self.flags.pondering.load(Ordering::SeqCst) {
+            self.flags.stop.store(true, Ordering::SeqCst);
+        }
+        self.handle.join().map_err(|_| anyhow!("the search thread failed"))
+    }
+}
+
+/// The session, after the running search (if any) has ended and given it back.
+fn idle<'a>(
+    session: &'a mut Option<Box<dyn Session>>,
+    running: &mut Option<Running>,
+) -> Result<&'a mut Box<dyn Session>> {
+    if let Some(r) = running.take() {
+        *session = Some(r.finish()?);
+    }
+    session.as_mut().ok_or_else(|| anyhow!("the engine lost its session"))
 }
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<String>();
-    {
-        let stop = Arc::clone(&stop);
-        std::thread::spawn(move || {
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                match line.trim() {
-                    "stop" | "quit" => stop.store(true, Ordering::SeqCst),
-                    "isready" => {
-                        let mut o = std::io::stdout().lock();
-                        let _ = writeln!(o, "readyok");
-                        let _ = o.flush();
-                        continue;
-                    }
-                    _ => {}
-                }
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-            let _ = tx.send("quit".to_owned());
-        });
-    }
-    let mut opts = Options { variant: a.variant.load()?, engine: a.engine.clone() };
-    let mut session = opts.build()?;
-    // Unlocked: each line takes the lock, so the reader thread can answer `isready` during `go`.
-    let mut out = std::io::stdout();
-    for line in rx {
+    let (tx, rx) = mpsc::channel::<Input>();
+    std::thread::spawn(move || read_commands(&tx));
+    let mut opts = Options {
+        variant: a.variant.load()?,
+        engine: a.engine.clone(),
+        threads: 1,
+        multipv: 1,
+        overhead: Clock::MARGIN,
+    };
+    let mut session = Some(opts.build()?);
+    let mut running: Option<Running> = None;
+    for input in rx {
+        let (line, flags) = match input {
+            Input::Line(line, flags) => (line, flags),
+            Input::Eof => break,
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
-        let result: Result<()> = match words.as_slice() {
-            [] => Ok(()),
-            ["uci"] => {
-                let names: Vec<String> = Variant::ALL.iter().map(|v| format!("var {}", v.name())).collect();
-                writeln!(out, "id name stackchess {}", env!("CARGO_PKG_VERSION"))?;
-                writeln!(out, "id author the stackchess authors")?;
-                writeln!(out, "option name Variant type combo default {} {}", opts.variant.name(), names.join(" "))?;
-                writeln!(out, "option name Hash type spin default 16 min 0 max 65536")?;
-                writeln!(out, "option name Plain type check default false")?;
-                writeln!(out, "option name Param type string default <empty>")?;
-                writeln!(out, "option name Params type string default <empty>")?;
-                writeln!(out, "option name Clear Params type button")?;
-                writeln!(out, "uciok")?;
-                Ok(())
-            }
-            ["stop"] => {
-                stop.store(false, Ordering::SeqCst);
-                Ok(())
+        // Answered at once, even while a search runs (the reader has already set the flags of
+        // `stop` and `ponderhit`).
+        match words.as_slice() {
+            [] | ["stop" | "ponderhit" | "debug", ..] => continue,
+            ["isready"] => {
+                emit("readyok\n")?;
+                continue;
             }
             ["quit"] => break,
+            [w, ..] if !matches!(*w, "uci" | "setoption" | "ucinewgame" | "position" | "go" | "d" | "eval") => {
+                emit(&format!("info string unknown command: {line}\n"))?;
+                continue;
+            }
+            _ => {}
+        }
+        // The rest waits for the running search to end.
+        let s = idle(&mut session, &mut running)?;
+        let result: Result<()> = match words.as_slice() {
+            ["uci"] => emit(&opts.describe()).map_err(Into::into),
             ["ucinewgame"] => {
-                session.new_game();
+                s.new_game();
                 Ok(())
             }
             ["setoption", "name", rest @ ..] => {
                 let at = rest.iter().position(|w| *w == "value").unwrap_or(rest.len());
                 let name = rest[..at].join(" ");
                 let value = rest.get(at + 1..).map(|v| v.join(" ")).unwrap_or_default();
-                opts.set(&name, &value).and_then(|()| {
-                    session = opts.build()?;
-                    Ok(())
-                })
+                set_option(&mut opts, s, &name, &value)
             }
-            ["position", rest @ ..] => session.set_position(rest),
-            ["go", rest @ ..] => parse_go(rest, session.white_to_move()).and_then(|l| session.go(&l, &stop, &mut out)),
-            ["d"] => writeln!(out, "{}", session.show().trim_end()).map_err(Into::into),
-            ["eval"] => writeln!(out, "info string eval cp {}", session.eval()).map_err(Into::into),
-            _ => writeln!(out, "info string unknown command: {line}").map_err(Into::into),
+            ["position", rest @ ..] => s.set_position(rest),
+            ["go", rest @ ..] => {
+                let flags = flags.unwrap_or_default();
+                match parse_go(rest, s.as_ref(), &opts, Arc::clone(&flags)) {
+                    Ok(go) => {
+                        let infinite = go.infinite;
+                        if let Some(mut s) = session.take() {
+                            let handle = std::thread::spawn(move || {
+                                s.go(&go);
+                                s
+                            });
+                            running = Some(Running { handle, flags, infinite });
+                        }
+                        Ok(())
+                    }
+                    // A client waits for `bestmove`: it gets one, with the reason before it.
+                    Err(e) => emit(&format!("info string error: {e:#}\nbestmove (none)\n")).map_err(Into::into),
+                }
+            }
+            ["d"] => emit(&format!("{}\n", s.show().trim_end())).map_err(Into::into),
+            ["eval"] => emit(&format!("info string eval cp {}\n", s.eval())).map_err(Into::into),
+            _ => emit(&format!("info string unknown command: {line}\n")).map_err(Into::into),
         };
         if let Err(e) = result {
-            writeln!(out, "info string error: {e:#}")?;
+            if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some()) {
+                return Err(e);
+            }
+            emit(&format!("info string error: {e:#}\n"))?;
         }
-        out.flush()?;
+    }
+    // End of input lets a limited search finish; `quit` has already stopped it.
+    if let Some(r) = running {
+        r.finish()?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //!
 //! Also the run flags, progress bar, interrupt handling and summary that `match` shares.
 
-use crate::common::{catch_interrupt, EngineArgs, STOP};
+use crate::common::EngineArgs;
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_core::{Position, Rules};
@@ -158,7 +158,12 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The limits given, if any.
     pub fn given(&self) -> Option<Limits> {
-        let l = Limits { depth: self.depth, nodes: self.nodes, movetime: self.movetime.map(Duration::from_millis) };
+        let l = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+            ..Limits::default()
+        };
         (l != Limits::default()).then_some(l)
     }
 }
@@ -290,11 +295,12 @@ pub fn format_duration(d: Duration) -> String {
     }
 }
 
-/// Runs `cfg` for `P` with a progress bar and Ctrl-C handling, then writes the Parquet copy of
+/// Runs `cfg` for `P` with a progress bar and signal handling (`crate::interrupt`), then writes the Parquet copy of
 /// the records when the run has one (even after an interruption); prints nothing itself.
 pub fn execute<P: Position>(rules: P::Rules, args: &RunArgs, cfg: &RunConfig, ui: &mut Ui) -> Result<Summary> {
-    catch_interrupt()?;
-    let summary = stackchess_selfplay::run::<P>(rules, &args.out, cfg, args.resume, &STOP, ui);
+    // SIGINT, SIGTERM and SIGHUP stop the run cleanly until the Parquet copy is written.
+    let _run = crate::interrupt::run()?;
+    let summary = stackchess_selfplay::run::<P>(rules, &args.out, cfg, args.resume, &crate::interrupt::STOP, ui);
     ui.bar.finish_and_clear();
     let summary = summary?;
     parquet_copy(args)?;

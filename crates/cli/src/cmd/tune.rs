@@ -2,7 +2,7 @@
 //! (Texel's method; docs/tuning.md), and `--tune` for `balance`, `selfplay` and `match`: tune
 //! first, keep the result in a cache keyed by the rule set's id and the settings, reuse it.
 
-use crate::common::{catch_interrupt, note, Evaluation, STOP};
+use crate::common::{note, Evaluation};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_core::Position;
@@ -225,9 +225,18 @@ struct Tune<'a> {
 impl WithPosition for Tune<'_> {
     type Output = Result<Vec<Round>>;
     fn call<P: Position>(self, rules: P::Rules) -> Result<Vec<Round>> {
-        catch_interrupt()?;
+        // SIGINT, SIGTERM and SIGHUP stop the rounds cleanly; later they end the command at once.
+        let _run = crate::interrupt::run()?;
         let mut bar = Bar::new(self.quiet, self.stdout);
-        let rounds = stackchess_tune::tune::<P>(rules, self.start, self.settings, self.dir, self.from, &STOP, &mut bar);
+        let rounds = stackchess_tune::tune::<P>(
+            rules,
+            self.start,
+            self.settings,
+            self.dir,
+            self.from,
+            &crate::interrupt::STOP,
+            &mut bar,
+        );
         bar.line.finish_and_clear();
         Ok(rounds?)
     }

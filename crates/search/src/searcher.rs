@@ -1,0 +1,836 @@
+//! One thread's search: iterative deepening over a fail-soft alpha-beta with PVS, aspiration
+//! windows, `MultiPV` at the root, null-move pruning, late move reductions, check extension and a
+//! quiescence search.
+
+use crate::engine::{Request, Shared, Worker};
+use crate::eval::Eval;
+use crate::limits::TimeBounds;
+use crate::score::{INF, MATE, MATE_BOUND};
+use crate::see::see;
+use crate::tt::Bound;
+use crate::{Limits, Report, Score, SearchConfig};
+use stackchess_core::{Move, MoveList, Position, Role, StalemateValue};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Deepest ply the tree may reach (quiescence included).
+pub(crate) const MAX_PLY: usize = 128;
+/// What the king counts as when it captures (SEE, ordering).
+const KING_VALUE: i32 = 2_000;
+/// Deepest iteration: a safety cap that no search reaches (the tree stops at [`MAX_PLY`]).
+const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
+/// Nodes between two looks at the clock, the stop flags and the other threads.
+const POLL: u32 = 10;
+
+/// The search features one search uses: the settings' switches, with the unsound prunings off in
+/// a mate search (so that a completed iteration of depth `2n − 1` proves there is no mate in `n`).
+#[derive(Clone, Copy)]
+pub(crate) struct Features {
+    pub pvs: bool,
+    pub aspiration: bool,
+    pub null_move: bool,
+    pub lmr: bool,
+    pub killers: bool,
+    pub history: bool,
+    pub check_extension: bool,
+    pub rfp: bool,
+    pub futility: bool,
+    pub see: bool,
+    pub quiescence: bool,
+    /// A mate search: its table entries are marked exact, and it takes cutoffs only from those.
+    pub exact: bool,
+}
+
+impl Features {
+    pub(crate) fn new(c: &SearchConfig, mate_search: bool) -> Features {
+        let prune = !mate_search;
+        Features {
+            pvs: c.pvs,
+            aspiration: c.aspiration,
+            null_move: c.null_move && prune,
+            lmr: c.lmr && prune,
+            killers: c.killers,
+            history: c.history,
+            check_extension: c.check_extension,
+            rfp: c.rfp && prune,
+            futility: c.futility && prune,
+            see: c.see,
+            quiescence: c.quiescence,
+            exact: mate_search,
+        }
+    }
+}
+
+/// How a search thread hears from the caller and the other threads.
+#[derive(Clone, Copy)]
+pub(crate) struct Control<'a> {
+    /// 0 for the main thread, which reports; helpers count from 1.
+    pub id: usize,
+    /// Threads of the search.
+    pub threads: usize,
+    /// The caller's stop flag.
+    pub stop: &'a AtomicBool,
+    /// Helpers: set when the main thread has finished.
+    pub done: Option<&'a AtomicBool>,
+    /// While set, time limits do not apply.
+    pub pondering: Option<&'a AtomicBool>,
+    /// Nodes the helpers have searched (added in steps of 2^[`POLL`]).
+    pub helper_nodes: &'a AtomicU64,
+}
+
+/// One search in progress on one thread.
+pub(crate) struct Searcher<'a, P: Position> {
+    sh: &'a Shared,
+    w: &'a mut Worker,
+    f: Features,
+    ctl: Control<'a>,
+    limits: Limits,
+    bounds: Option<TimeBounds>,
+    /// Root moves to search (`go searchmoves`), empty for all.
+    searchmoves: &'a [Move],
+    multipv: usize,
+    start: Instant,
+    nodes: u64,
+    seldepth: usize,
+    aborted: bool,
+    /// Hashes of the game's positions and the tree's path, the current node last.
+    path: Vec<u64>,
+    /// Repetition checks do not look below this index of `path` (set at a null move).
+    barrier: usize,
+    /// Move stack shared by all plies: each node pushes its moves with ordering scores and
+    /// truncates them on return.
+    moves: Vec<Scored>,
+    /// Triangular PV table: row `ply` holds `pv_len[ply]` moves.
+    pv: Vec<Option<Move>>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<Move>,
+    root_depth: i32,
+    /// Whether the root's moves are restricted (`searchmoves`): the root result is then not stored.
+    restricted: bool,
+    _p: PhantomData<fn(&P)>,
+}
+
+impl<'a, P: Position> Searcher<'a, P> {
+    pub(crate) fn new(
+        sh: &'a Shared,
+        w: &'a mut Worker,
+        f: Features,
+        request: &Request<'a>,
+        ctl: Control<'a>,
+        history: &[u64],
+        pos: &P,
+    ) -> Self {
+        let mut path = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        path.extend_from_slice(history);
+        path.push(pos.hash());
+        Searcher {
+            sh,
+            w,
+            f,
+            ctl,
+            limits: request.limits,
+            bounds: request.limits.time_bounds(),
+            searchmoves: request.searchmoves,
+            multipv: request.multipv.max(1),
+            start: Instant::now(),
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            path,
+            barrier: 0,
+            moves: Vec::with_capacity(8 * 1024),
+            pv: vec![None; MAX_PLY * MAX_PLY],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: Vec::new(),
+            root_depth: 0,
+            restricted: false,
+            _p: PhantomData,
+        }
+    }
+}
+
+/// Mate scores are stored relative to the node, returned relative to the root.
+fn to_tt(s: i32, ply: usize) -> i32 {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+    let p = ply as i32;
+    if s >= MATE_BOUND {
+        s + p
+    } else if s <= -MATE_BOUND {
+        s - p
+    } else {
+        s
+    }
+}
+
+fn from_tt(s: i32, ply: usize) -> i32 {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+    let p = ply as i32;
+    if s >= MATE_BOUND {
+        s - p
+    } else if s <= -MATE_BOUND {
+        s + p
+    } else {
+        s
+    }
+}
+
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+fn ply_i32(ply: usize) -> i32 {
+    ply as i32
+}
+
+/// A move on the move stack with its ordering score and material gain.
+#[derive(Clone, Copy)]
+struct Scored {
+    m: Move,
+    score: i32,
+    /// Value captured plus promotion gain; [`QUIET`] for a quiet move.
+    gain: i32,
+}
+
+/// The `gain` of a move that neither captures nor promotes.
+const QUIET: i32 = i32::MIN;
+
+/// Appends the legal moves of `pos` to `out` (the list lives only in this frame).
+#[inline(never)]
+fn generate<P: Position>(pos: &P, out: &mut Vec<Scored>) {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    out.extend(list.iter().map(|&m| Scored { m, score: 0, gain: QUIET }));
+}
+
+impl<P: Position> Searcher<'_, P> {
+    /// Counts a node; true if the search must stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes.trailing_zeros() >= POLL && self.poll() {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Every 2^[`POLL`] nodes: whether the clock, the caller or the other threads say stop. With
+    /// several threads, the helpers publish their node counts here and the node limit applies to
+    /// the sum (to within 2^[`POLL`] nodes a thread).
+    fn poll(&self) -> bool {
+        let c = self.ctl;
+        if c.threads > 1 {
+            if c.id > 0 {
+                c.helper_nodes.fetch_add(1 << POLL, Ordering::Relaxed);
+            } else if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
+                return true;
+            }
+        }
+        let out_of_time = self.bounds.is_some_and(|b| !self.pondering() && self.start.elapsed() >= b.hard);
+        out_of_time || c.stop.load(Ordering::Relaxed) || c.done.is_some_and(|d| d.load(Ordering::Relaxed))
+    }
+
+    fn pondering(&self) -> bool {
+        self.ctl.pondering.is_some_and(|p| p.load(Ordering::Relaxed))
+    }
+
+    /// Nodes of this search on every thread.
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.ctl.helper_nodes.load(Ordering::Relaxed)
+    }
+
+    fn eval(&self, pos: &P) -> Eval {
+        self.sh.evaluator.eval(pos)
+    }
+
+    fn history_index(&self, pos: &P, m: Move) -> usize {
+        (pos.turn().index() * self.sh.cells + m.from().index()) * self.sh.cells + m.to().index()
+    }
+
+    /// Gives ordering scores to the moves from `base` on.
+    fn score_moves(&mut self, pos: &P, base: usize, tt_move: Option<Move>, ply: usize) {
+        let killers = if self.f.killers { self.w.killers[ply] } else { [None; 2] };
+        let use_history = self.f.history;
+        for i in base..self.moves.len() {
+            let m = self.moves[i].m;
+            let gain = self.capture_value(pos, m);
+            self.moves[i].gain = gain.unwrap_or(QUIET);
+            let s = if Some(m) == tt_move {
+                1 << 30
+            } else if let Some(v) = gain {
+                (1 << 28) + v * 64 - self.attacker_value(pos, m) / 16
+            } else if killers[0] == Some(m) {
+                (1 << 27) + 1
+            } else if killers[1] == Some(m) {
+                1 << 27
+            } else if use_history {
+                self.w.history[self.history_index(pos, m)]
+            } else {
+                0
+            };
+            self.moves[i].score = s;
+        }
+    }
+
+    /// Material gained by a capture or promotion (`None` for a quiet move).
+    fn capture_value(&self, pos: &P, m: Move) -> Option<i32> {
+        let victim = pos.captured(m).map(|r| self.sh.evaluator.value(r));
+        let promo = m.promotion().map(|r| self.sh.evaluator.value(r) - self.sh.evaluator.value(Role::Pawn));
+        match (victim, promo) {
+            (None, None) => None,
+            (v, p) => Some(v.unwrap_or(0) + p.unwrap_or(0)),
+        }
+    }
+
+    /// Value of the moving piece (the king counts as [`KING_VALUE`]).
+    fn attacker_value(&self, pos: &P, m: Move) -> i32 {
+        pos.piece_at(m.from()).map_or(0, |p| {
+            if p.role == Role::King {
+                KING_VALUE
+            } else {
+                self.sh.evaluator.value(p.role)
+            }
+        })
+    }
+
+    /// Whether a capture gaining `gain` with a piece worth `attacker` loses material by SEE (only
+    /// computed when the attacker is worth more than the gain).
+    fn losing_capture(&self, pos: &P, m: Move, gain: i32, attacker: i32) -> bool {
+        self.f.see
+            && attacker > gain
+            && m.promotion().is_none()
+            && see(pos, m, |r| self.sh.evaluator.value(r), KING_VALUE) < 0
+    }
+
+    /// [`Self::pick`], but a capture that loses material by SEE is first moved behind the quiet
+    /// moves (SEE is computed only when such a capture comes up).
+    fn pick_main(&mut self, pos: &P, i: usize, tt_move: Option<Move>) -> Scored {
+        loop {
+            let e = self.pick(i);
+            if e.gain == QUIET || e.score < 1 << 28 || Some(e.m) == tt_move {
+                return e;
+            }
+            let a = self.attacker_value(pos, e.m);
+            if !self.losing_capture(pos, e.m, e.gain, a) {
+                return e;
+            }
+            self.moves[i].score = -(1 << 20) + e.gain * 64 - a / 16;
+        }
+    }
+
+    /// Swaps the best-scored move from `i` on into `i` and returns it.
+    fn pick(&mut self, i: usize) -> Scored {
+        let mut best = i;
+        for j in i + 1..self.moves.len() {
+            if self.moves[j].score > self.moves[best].score {
+                best = j;
+            }
+        }
+        self.moves.swap(i, best);
+        self.moves[i]
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child = ply + 1;
+        let n = if child < MAX_PLY { self.pv_len[child].min(MAX_PLY - 1) } else { 0 };
+        self.pv[ply * MAX_PLY] = Some(m);
+        for k in 0..n {
+            self.pv[ply * MAX_PLY + 1 + k] = self.pv[child * MAX_PLY + k];
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// The score of a stalemate at `ply` for the stalemated side to move, by the rules.
+    fn stalemate(&self, ply: usize) -> i32 {
+        match self.sh.draws.stalemate {
+            StalemateValue::Draw => 0,
+            StalemateValue::Win => MATE - ply_i32(ply),
+            StalemateValue::Loss => -MATE + ply_i32(ply),
+        }
+    }
+
+    fn is_repetition(&self, pos: &P) -> bool {
+        let n = self.path.len() - 1;
+        let key = self.path[n];
+        let window = (pos.halfmove_clock() as usize).min(n - self.barrier.min(n));
+        (2..=window).step_by(2).any(|back| self.path[n - back] == key)
+    }
+
+    /// Iterative deepening; the main thread reports each completed iteration's lines.
+    pub(crate) fn iterate(&mut self, pos: &P, on_iteration: &mut dyn FnMut(&[Report])) -> Report {
+        let base = self.moves.len();
+        generate(pos, &mut self.moves);
+        let tt_move = self.sh.tt.probe(pos.hash()).and_then(|h| h.mv);
+        self.score_moves(pos, base, tt_move, 0);
+        // Stable sort: equal scores keep generation order, so the order is reproducible.
+        let mut scored: Vec<Scored> = self.moves.drain(base..).collect();
+        scored.sort_by_key(|e| std::cmp::Reverse(e.score));
+        self.root_moves = scored.into_iter().map(|e| e.m).collect();
+        if self.root_moves.iter().any(|m| self.searchmoves.contains(m)) {
+            let all = self.root_moves.len();
+            self.root_moves.retain(|m| self.searchmoves.contains(m));
+            self.restricted = self.root_moves.len() < all;
+        }
+        if self.root_moves.is_empty() {
+            let score = if pos.is_check() { Score::Mate(0) } else { Score::Cp(0) };
+            return Report { depth: 0, seldepth: 0, score, nodes: 0, elapsed: self.start.elapsed(), pv: Vec::new() };
+        }
+        let lines = self.multipv.min(self.root_moves.len());
+        // Helpers of odd number search each iteration a ply deeper than the main thread.
+        let offset = u32::from(self.ctl.id % 2 == 1);
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut last: Vec<Report> = Vec::new();
+        let mut prev = vec![0; lines];
+        for d in 1..=max_depth {
+            #[allow(clippy::cast_possible_wrap)]
+            let depth = (d + offset).min(MAX_DEPTH) as i32;
+            self.root_depth = depth;
+            self.seldepth = 0;
+            // Line k searches the root moves from k on: the better lines' moves are left out.
+            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
+            let mut score = 0;
+            for (k, &p) in prev.iter().enumerate() {
+                score = self.aspirate(pos, depth, p, k);
+                if self.aborted {
+                    break;
+                }
+                found.push((score, self.root_pv(k)));
+            }
+            if self.aborted {
+                if let Some((s, pv)) = found.first() {
+                    // The best line of this iteration was completed: it stands.
+                    let r = self.report(d, *s, pv.clone());
+                    last = vec![r];
+                } else if self.pv_len[0] > 0 && self.pv[0] != last.first().and_then(Report::best_move) {
+                    // A root move proven better than the previous best in this iteration is kept.
+                    if let Some(r) = last.first_mut() {
+                        r.pv = self.root_pv(0);
+                        r.score = Score::from_internal(score);
+                    }
+                }
+                break;
+            }
+            // Best first (a later line may come out higher through search instability); the next
+            // iteration searches the lines in this order.
+            let mut order: Vec<usize> = (0..lines).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(found[i].0));
+            let firsts: Vec<Move> = order.iter().map(|&i| self.root_moves[i]).collect();
+            self.root_moves[..lines].copy_from_slice(&firsts);
+            let reports: Vec<Report> = order.iter().map(|&i| self.report(d, found[i].0, found[i].1.clone())).collect();
+            prev = order.iter().map(|&i| found[i].0).collect();
+            let best = prev[0];
+            on_iteration(&reports);
+            last = reports;
+            let elapsed = self.start.elapsed();
+            if let Some(b) = self.bounds {
+                if !self.pondering() && (elapsed >= b.soft || self.root_moves.len() == 1) {
+                    break;
+                }
+            }
+            match self.limits.mate {
+                Some(n) => {
+                    // A mate in n moves ends at ply 2n − 1: once that iteration is complete, every
+                    // mate within n is found.
+                    let n = n.max(1);
+                    if (best >= MATE_BOUND && MATE - best < 2 * ply_i32(n as usize)) || d >= 2 * n - 1 {
+                        break;
+                    }
+                }
+                None => {
+                    if self.limits.depth.is_none() && best.abs() >= MATE_BOUND && depth >= MATE - best.abs() + 2 {
+                        break;
+                    }
+                }
+            }
+        }
+        let mut r = last.into_iter().next().unwrap_or_else(|| {
+            let score = Score::from_internal(self.eval(pos).score);
+            Report { depth: 0, seldepth: 0, score, nodes: 0, elapsed: Duration::ZERO, pv: vec![self.root_moves[0]] }
+        });
+        r.nodes = self.total_nodes();
+        r.elapsed = self.start.elapsed();
+        r
+    }
+
+    /// The root search of line `first` at `depth`, in aspiration windows around `prev` (its score
+    /// in the previous iteration) from depth 4 on.
+    fn aspirate(&mut self, pos: &P, depth: i32, prev: i32, first: usize) -> i32 {
+        if self.f.aspiration && depth >= 4 && prev.abs() < MATE_BOUND {
+            let mut delta = 25;
+            let (mut alpha, mut beta) = (prev - delta, prev + delta);
+            loop {
+                let s = self.root(pos, depth, alpha, beta, first);
+                if self.aborted {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta *= 2;
+                if delta > 800 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            }
+        } else {
+            self.root(pos, depth, -INF, INF, first)
+        }
+    }
+
+    /// The root's PV (its first move, `root_moves[first]`, when the table row is empty).
+    fn root_pv(&self, first: usize) -> Vec<Move> {
+        let pv: Vec<Move> = self.pv[..self.pv_len[0]].iter().map_while(|m| *m).collect();
+        if pv.is_empty() {
+            vec![self.root_moves[first]]
+        } else {
+            pv
+        }
+    }
+
+    fn report(&self, depth: u32, score: i32, pv: Vec<Move>) -> Report {
+        #[allow(clippy::cast_possible_truncation)]
+        let seldepth = self.seldepth.max(1) as u32;
+        Report {
+            depth,
+            seldepth,
+            score: Score::from_internal(score),
+            nodes: self.total_nodes(),
+            elapsed: self.start.elapsed(),
+            pv,
+        }
+    }
+
+    /// The root: searches `root_moves[first..]` in order and moves a new best one to `first`.
+    fn root(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, first: usize) -> i32 {
+        self.pv_len[0] = 0;
+        if self.tick() {
+            return 0;
+        }
+        let mut best = -INF;
+        for i in first..self.root_moves.len() {
+            let m = self.root_moves[i];
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let ext = i32::from(self.f.check_extension && next.is_check());
+            self.path.push(next.hash());
+            let score = if i == first || !self.f.pvs {
+                -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, true)
+            } else {
+                let s = -self.search(&next, depth - 1 + ext, -alpha - 1, -alpha, 1, true);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, true)
+                } else {
+                    s
+                }
+            };
+            self.path.pop();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, m);
+                    self.root_moves[first..=i].rotate_right(1);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Only a search of every root move gives the root position's value.
+        if !self.aborted && first == 0 && !self.restricted {
+            let bound = if best >= beta { Bound::Lower } else { Bound::Exact };
+            if best > -INF && self.pv_len[0] > 0 {
+                self.sh.tt.store(pos.hash(), self.root_moves.first().copied(), best, depth, bound, self.f.exact);
+            }
+        }
+        best
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn search(&mut self, pos: &P, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, null_ok: bool) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.is_check();
+        // Draws by rule, then mate-distance pruning.
+        let draws = self.sh.draws;
+        if draws.fifty_reached(pos.halfmove_clock()) && !(in_check && pos.count_legal_moves() == 0) {
+            return 0;
+        }
+        if (draws.repetition != 0 && self.is_repetition(pos)) || (pos.halfmove_clock() == 0 && pos.is_dead_material()) {
+            return 0;
+        }
+        let p = ply_i32(ply);
+        alpha = alpha.max(-MATE + p);
+        beta = beta.min(MATE - p - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval(pos).score;
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.hash();
+        let hit = self.sh.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth && (h.exact || !self.f.exact) {
+                let s = from_tt(h.score, ply);
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let cfg_rfp = self.f.rfp;
+        let ev = if in_check { None } else { Some(self.eval(pos)) };
+        let static_eval = ev.map_or(-INF, |e| e.score);
+        if let Some(ev) = ev {
+            // Reverse futility: far above beta near the horizon.
+            if cfg_rfp && !pv_node && depth <= 3 && beta.abs() < MATE_BOUND && ev.score - 100 * depth >= beta {
+                return ev.score;
+            }
+            // Null move, guarded against zugzwang: only with a piece besides pawns and king.
+            if self.f.null_move
+                && !pv_node
+                && null_ok
+                && depth >= 3
+                && ev.score >= beta
+                && beta.abs() < MATE_BOUND
+                && ev.pieces[pos.turn().index()]
+            {
+                let r = 3 + depth / 6;
+                let mut next = pos.clone();
+                next.play_null();
+                let saved = self.barrier;
+                self.path.push(next.hash());
+                self.barrier = self.path.len() - 1;
+                let s = -self.search(&next, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.barrier = saved;
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a table move, search this node a ply shallower.
+        if self.f.lmr && tt_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
+        let base = self.moves.len();
+        generate(pos, &mut self.moves);
+        let n = self.moves.len() - base;
+        if n == 0 {
+            return if in_check { -MATE + p } else { self.stalemate(ply) };
+        }
+        self.score_moves(pos, base, tt_move, ply);
+
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut quiets: [Option<Move>; 32] = [None; 32];
+        let mut nquiets = 0;
+        let futile = self.f.futility
+            && !pv_node
+            && !in_check
+            && depth <= 2
+            && alpha.abs() < MATE_BOUND
+            && static_eval + 120 * depth <= alpha;
+        let lmp_limit = if self.f.futility && !pv_node && !in_check && depth <= 3 {
+            usize::try_from(4 + 3 * depth * depth).unwrap_or(usize::MAX)
+        } else {
+            usize::MAX
+        };
+        for i in 0..n {
+            let Scored { m, gain, .. } = self.pick_main(pos, base + i, tt_move);
+            let quiet = gain == QUIET;
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let gives_check = next.is_check();
+            if quiet && !gives_check && searched > 0 && best > -MATE_BOUND && (futile || i >= lmp_limit) {
+                continue;
+            }
+            let is_killer = self.w.killers[ply].contains(&Some(m));
+            let ext = i32::from(self.f.check_extension && gives_check && p < 2 * self.root_depth);
+            let new_depth = depth - 1 + ext;
+            self.path.push(next.hash());
+            let score = if searched == 0 {
+                -self.search(&next, new_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let mut r = 0;
+                if self.f.lmr && depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check && !is_killer {
+                    let d = usize::try_from(depth).unwrap_or(0).min(63);
+                    r = self.sh.lmr[d * 64 + searched.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if self.f.history {
+                        r -= self.w.history[self.history_index(pos, m)] / 8192;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                if self.f.pvs {
+                    let mut s = -self.search(&next, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                    if s > alpha && r > 0 && !self.aborted {
+                        s = -self.search(&next, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    }
+                    if s > alpha && s < beta && !self.aborted {
+                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, true);
+                    }
+                    s
+                } else {
+                    let mut s = -self.search(&next, new_depth - r, -beta, -alpha, ply + 1, true);
+                    if s > alpha && r > 0 && !self.aborted {
+                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, true);
+                    }
+                    s
+                }
+            };
+            self.path.pop();
+            if self.aborted {
+                self.moves.truncate(base);
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            self.reward(pos, m, &quiets[..nquiets], depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && nquiets < quiets.len() {
+                quiets[nquiets] = Some(m);
+                nquiets += 1;
+            }
+        }
+        self.moves.truncate(base);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh.tt.store(key, best_move, to_tt(best, ply), depth, bound, self.f.exact);
+        best
+    }
+
+    /// Killers and history after a quiet move caused a cutoff; the quiets tried before it lose.
+    fn reward(&mut self, pos: &P, m: Move, tried: &[Option<Move>], depth: i32, ply: usize) {
+        if self.f.killers && self.w.killers[ply][0] != Some(m) {
+            self.w.killers[ply][1] = self.w.killers[ply][0];
+            self.w.killers[ply][0] = Some(m);
+        }
+        if self.f.history {
+            let bonus = (depth * depth).min(400);
+            let i = self.history_index(pos, m);
+            let h = &mut self.w.history[i];
+            *h += bonus - *h * bonus / 16_384;
+            for q in tried.iter().flatten() {
+                let j = self.history_index(pos, *q);
+                let h = &mut self.w.history[j];
+                *h -= bonus + *h * bonus / 16_384;
+            }
+        }
+    }
+
+    /// Quiescence: stand pat, then captures and promotions; every move when in check.
+    fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 || !self.f.quiescence {
+            return self.eval(pos).score;
+        }
+        let in_check = pos.is_check();
+        let mut best = -INF;
+        let mut stand = -INF;
+        if !in_check {
+            stand = self.eval(pos).score;
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let base = self.moves.len();
+        generate(pos, &mut self.moves);
+        if self.moves.len() == base {
+            return if in_check { -MATE + ply_i32(ply) } else { self.stalemate(ply) };
+        }
+        // Keep captures and promotions (all moves in check), scored by MVV-LVA and pruned by delta.
+        let mut k = base;
+        for i in base..self.moves.len() {
+            let m = self.moves[i].m;
+            let gain = self.capture_value(pos, m);
+            if !in_check && gain.is_none_or(|g| stand + g + 200 <= alpha && m.promotion().is_none()) {
+                continue;
+            }
+            let s = gain.unwrap_or(-1) * 64 - self.attacker_value(pos, m) / 16;
+            self.moves[k] = Scored { m, score: s, gain: gain.unwrap_or(QUIET) };
+            k += 1;
+        }
+        self.moves.truncate(k);
+        for i in base..k {
+            let Scored { m, gain, .. } = self.pick(i);
+            if !in_check && gain != QUIET && self.losing_capture(pos, m, gain, self.attacker_value(pos, m)) {
+                continue;
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let score = -self.qsearch(&next, -beta, -alpha, ply + 1);
+            if self.aborted {
+                self.moves.truncate(base);
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves.truncate(base);
+        best
+    }
+}
