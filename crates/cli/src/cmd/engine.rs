@@ -387,7 +387,13 @@ fn parse_go(args: &[&str], session: &dyn Session, opts: &Options, flags: Arc<Fla
 
 /// Sets an option; on an error (a bad value, a parameter file that cannot be read) the options
 /// and the session stay as they were.
+/// Its error carries no `std::io::Error` (a parameter file that cannot be read is the client's
+/// error, not a broken output stream, which alone ends the engine).
 fn set_option(opts: &mut Options, session: &mut Box<dyn Session>, name: &str, value: &str) -> Result<()> {
+    set_option_inner(opts, session, name, value).map_err(|e| anyhow::anyhow!("{e:#}"))
+}
+
+fn set_option_inner(opts: &mut Options, session: &mut Box<dyn Session>, name: &str, value: &str) -> Result<()> {
     let mut next = opts.clone();
     match next.set(name, value)? {
         Change::Rebuild => *session = next.build()?,
