@@ -80,6 +80,8 @@ pub struct Args {
     #[arg(long, short)]
     pub quiet: bool,
     #[command(flatten)]
+    pub shard: crate::shard::ShardArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
     pub analysis: AnalysisArgs,
@@ -123,6 +125,7 @@ struct Batch<'a> {
     nodes: u64,
     games: u64,
     eval: &'a Evaluation,
+    shard: Shard,
 }
 
 impl WithPosition for Batch<'_> {
@@ -150,7 +153,7 @@ impl WithPosition for Batch<'_> {
             },
             engines: vec![engine],
             event: "stackchess balance".into(),
-            shard: Shard::WHOLE,
+            shard: self.shard,
         };
         let resume = self.dir.join("manifest.json").exists();
         let label =
@@ -268,14 +271,26 @@ pub fn run(a: &Args) -> Result<()> {
     let started = Instant::now();
     let evals =
         variants.iter().map(|&v| a.tune.evaluation(v, a.threads, a.quiet)).collect::<Result<Vec<Evaluation>>>()?;
+    let shard = a.shard.resolve()?;
+    if !shard.is_whole() && a.precision.is_some() {
+        bail!("--precision needs every game of a batch: it cannot go with --shard {shard}");
+    }
+    // A shard's batches live beside the merged ones: `<variant>.shard-I`.
+    let name = |v: &Variant| {
+        if shard.is_whole() {
+            v.name().to_owned()
+        } else {
+            format!("{}.shard-{}", v.name(), shard.index)
+        }
+    };
     let rungs = if a.ladder.is_empty() { vec![a.nodes] } else { a.ladder.clone() };
     let mut slots = Vec::new();
     for &nodes in &rungs {
         for (i, v) in variants.iter().enumerate() {
             let dir = if a.ladder.is_empty() {
-                a.dir.join(v.name())
+                a.dir.join(name(v))
             } else {
-                a.dir.join(format!("{nodes}-nodes")).join(v.name())
+                a.dir.join(format!("{nodes}-nodes")).join(name(v))
             };
             slots.push(Slot { variant: i, nodes, dir, games: a.games });
         }
@@ -292,6 +307,7 @@ pub fn run(a: &Args) -> Result<()> {
                 nodes: s.nodes,
                 games: s.games,
                 eval: &evals[s.variant],
+                shard,
             })?;
             eprintln!(
                 "{v} at {} nodes: {} games in {} ({:.1}s)",
@@ -300,6 +316,14 @@ pub fn run(a: &Args) -> Result<()> {
                 s.dir.display(),
                 t.elapsed().as_secs_f64()
             );
+        }
+        if !shard.is_whole() {
+            eprintln!(
+                "shard {shard} of every batch played; once all shards are done, merge each batch's shards \
+                 (stackchess merge --out DIR/V DIR/V.shard-*, docs/cluster.md) and run balance again without --shard \
+                 for the report"
+            );
+            return Ok(());
         }
         let Some(x) = a.precision else { break started.elapsed() };
         let ladder = ladder_of(&slots, &variants)?;

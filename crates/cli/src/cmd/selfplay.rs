@@ -10,7 +10,7 @@ use stackchess_search::Limits;
 use stackchess_selfplay::stats::{EloEstimate, Sprt, SprtDecision};
 use stackchess_selfplay::{
     Adjudication, DrawRule, EngineSpec, GameRecord, OpeningFilter, Openings, Progress, ResignRule, RunConfig, RunEnd,
-    Shard, Summary, Tally,
+    Summary, Tally,
 };
 use stackchess_variants::{VariantArg, WithPosition};
 use std::fmt::Write as _;
@@ -60,10 +60,8 @@ pub struct RunArgs {
     /// Play every opening twice, colours swapped (--games must be even).
     #[arg(long)]
     pub paired: bool,
-    /// Play only shard I of N of the run (openings k with k % N == I; colour-swapped pairs stay
-    /// together). Every shard has the run's key and game ids: `stackchess merge` joins them.
-    #[arg(long, value_name = "I/N", default_value = "0/1")]
-    pub shard: Shard,
+    #[command(flatten)]
+    pub shard: crate::shard::ShardArgs,
     /// Continue the run in --out: keep its finished games, play the missing ones.
     #[arg(long)]
     pub resume: bool,
@@ -136,7 +134,7 @@ impl RunArgs {
             },
             engines,
             event: event.to_owned(),
-            shard: self.shard,
+            shard: self.shard.resolve()?,
         })
     }
 }
@@ -300,7 +298,8 @@ pub fn format_duration(d: Duration) -> String {
 pub fn execute<P: Position>(rules: P::Rules, args: &RunArgs, cfg: &RunConfig, ui: &mut Ui) -> Result<Summary> {
     // SIGINT, SIGTERM and SIGHUP stop the run cleanly until the Parquet copy is written.
     let _run = crate::interrupt::run()?;
-    let summary = stackchess_selfplay::run::<P>(rules, &args.out, cfg, args.resume, &crate::interrupt::STOP, ui);
+    let resume = args.resume || args.shard.resumes_by_itself(&args.out);
+    let summary = stackchess_selfplay::run::<P>(rules, &args.out, cfg, resume, &crate::interrupt::STOP, ui);
     ui.bar.finish_and_clear();
     let summary = summary?;
     parquet_copy(args)?;
@@ -389,10 +388,11 @@ pub fn unfinished(args: &RunArgs, s: &Summary) -> Result<()> {
     match s.end {
         RunEnd::Complete | RunEnd::StoppedByHook => Ok(()),
         RunEnd::Interrupted => bail!(
-            "interrupted with {} of {} games recorded in {}; run the same command with --resume to complete it",
+            "interrupted with {} of {} games recorded in {}; run the same command{} to complete it",
             s.done,
             s.games,
-            args.out.display()
+            args.out.display(),
+            if args.resume || args.shard.shard == crate::shard::ShardSpec::Auto { "" } else { " with --resume" }
         ),
     }
 }
