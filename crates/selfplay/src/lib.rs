@@ -17,6 +17,7 @@ pub mod pgn;
 pub mod replay;
 pub mod run;
 pub mod shard;
+pub mod sprt_log;
 pub mod stats;
 pub mod swap;
 
