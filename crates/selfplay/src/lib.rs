@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod merge;
 pub mod openings;
 pub mod pgn;
+pub mod pgn_read;
 pub mod replay;
 pub mod run;
 pub mod shard;

@@ -64,9 +64,16 @@ pub struct Args {
     /// Base seed of the batches.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Openings: `random:K` (K random plies, so the deterministic engine plays different games), `start`, an LFEN file, or `book:FILE[:K]`.
+    /// Openings: `random:K` (K random plies, so the deterministic engine plays different games), `start`, an LFEN or EPD file, a PGN file (`*.pgn`), or `book:FILE[:K]`.
     #[arg(long, default_value = "random:2")]
     pub openings: String,
+    /// With PGN openings: keep only the first K moves of each game (`--opening-plies` of
+    /// `selfplay`; here that name is the analysis's opening diversity).
+    #[arg(long, value_name = "K")]
+    pub pgn_plies: Option<u32>,
+    /// Openings from a file in the file's order, or shuffled by the seed.
+    #[arg(long, value_enum, default_value_t = crate::cmd::book::OpeningsOrder::Sequential)]
+    pub openings_order: crate::cmd::book::OpeningsOrder,
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
@@ -143,7 +150,13 @@ impl WithPosition for Batch<'_> {
             seed: a.seed,
             games: self.games,
             threads: a.threads,
-            openings: crate::cmd::book::openings::<P>(rules, &a.openings, a.seed, openings)?,
+            openings: crate::cmd::book::openings_with::<P>(
+                rules,
+                &a.openings,
+                a.seed,
+                openings,
+                &crate::cmd::book::OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order },
+            )?,
             opening_filter: None,
             paired,
             adjudication: Adjudication {

@@ -48,10 +48,13 @@ pub struct RunArgs {
     /// Base seed: game i depends on (seed, i) only.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Openings: `random:K` (K random legal plies), `start`, a file of LFEN lines, or `book:FILE[:K]`
-    /// (K plies, default 8, walked in an opening book, each move weighted by 2 wins + draws).
+    /// Openings: `random:K` (K random legal plies), `start`, a file of LFEN lines or EPD records,
+    /// a PGN file (`*.pgn`: where each game leaves), or `book:FILE[:K]` (K plies, default 8,
+    /// walked in an opening book, each move weighted by 2 wins + draws).
     #[arg(long, default_value = "random:8")]
     pub openings: String,
+    #[command(flatten)]
+    pub opening_file: crate::cmd::book::OpeningFileArgs,
     /// Reject random openings whose short search scores beyond this many centipawns.
     #[arg(long, value_name = "CP")]
     pub opening_max_cp: Option<i32>,
@@ -111,7 +114,8 @@ impl RunArgs {
             bail!("--format parquet needs the `analysis` feature, which this build of stackchess leaves out");
         }
         let count = if self.paired { self.games.div_ceil(2) } else { self.games };
-        let openings = crate::cmd::book::openings::<P>(rules, &self.openings, self.seed, count)?;
+        let openings =
+            crate::cmd::book::openings_with::<P>(rules, &self.openings, self.seed, count, &self.opening_file)?;
         let opening_filter =
             self.opening_max_cp.map(|max_cp| OpeningFilter { max_cp, limits: Limits::nodes(self.opening_check_nodes) });
         if opening_filter.is_some() && !matches!(openings, Openings::Random { .. }) {
