@@ -14,9 +14,11 @@ pub mod manifest;
 pub mod merge;
 pub mod openings;
 pub mod pgn;
+pub mod pgn_read;
 pub mod replay;
 pub mod run;
 pub mod shard;
+pub mod sprt_log;
 pub mod stats;
 pub mod swap;
 

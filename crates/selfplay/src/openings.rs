@@ -1,6 +1,7 @@
 //! Where games start: the start position, a few random legal plies, positions from a file, or
 //! positions the caller computed (lines walked in an opening book).
 
+use crate::pgn_read::{pgn_openings, PgnOpening};
 use crate::Error;
 use stackchess_core::{Move, Position, Rules, SplitMix64};
 use std::path::Path;
@@ -24,6 +25,22 @@ pub enum Openings {
         lines: Vec<String>,
         /// FNV-1a hash of the file's bytes, so a changed file changes the run key.
         hash: u64,
+        /// Whether the lines were shuffled by the run's seed (else in file order).
+        shuffled: bool,
+    },
+    /// The games of a PGN file (`*.pgn`), used in order and cycled: opening `k` is where game
+    /// `k` leaves, after its first `plies` moves when given.
+    Pgn {
+        /// The file as given.
+        path: String,
+        /// Each game's opening.
+        games: Vec<PgnOpening>,
+        /// FNV-1a hash of the file's bytes.
+        hash: u64,
+        /// The moves kept of each game (`--opening-plies`); all without a limit.
+        plies: Option<u32>,
+        /// Whether the games were shuffled by the run's seed (else in file order).
+        shuffled: bool,
     },
     /// Lines computed by the caller (for example, walked in an opening book): opening `k` is the
     /// position after the moves `lines[k]` from the start position (cycled if the run needs
@@ -55,6 +72,23 @@ impl Openings {
     /// # Errors
     /// A bad `random:` count, an unreadable file, or an invalid line (with its number).
     pub fn parse<P: Position>(rules: P::Rules, spec: &str) -> Result<Openings, Error> {
+        Openings::parse_with::<P>(rules, spec, None)
+    }
+
+    /// As [`Openings::parse`], and a file named `*.pgn` is read as PGN games (SAN or coordinate
+    /// moves, from the start position or a `[FEN]`/`[LFEN]` tag), of which the first `plies`
+    /// moves are kept when given.
+    ///
+    /// # Errors
+    /// As [`Openings::parse`]; `plies` for openings other than PGN; malformed PGN (naming the
+    /// file, the game and the move).
+    pub fn parse_with<P: Position>(rules: P::Rules, spec: &str, plies: Option<u32>) -> Result<Openings, Error> {
+        let is_pgn = Path::new(spec).extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+        if plies.is_some() && !is_pgn {
+            return Err(Error::Openings(format!(
+                "'{spec}': a limit of opening plies applies to PGN files (*.pgn) only"
+            )));
+        }
         if spec == "start" {
             return Ok(Openings::Start);
         }
@@ -68,6 +102,10 @@ impl Openings {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let hash = fnv1a(&bytes);
         let text = String::from_utf8(bytes).map_err(|_| Error::Openings(format!("{spec}: not UTF-8 text")))?;
+        if is_pgn {
+            let games = pgn_openings::<P>(rules, spec, &text, plies)?;
+            return Ok(Openings::Pgn { path: spec.to_owned(), games, hash, plies, shuffled: false });
+        }
         let mut lines = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = position_text(raw);
@@ -83,7 +121,35 @@ impl Openings {
         if lines.is_empty() {
             return Err(Error::Openings(format!("{spec}: no positions")));
         }
-        Ok(Openings::File { path: spec.to_owned(), lines, hash })
+        Ok(Openings::File { path: spec.to_owned(), lines, hash, shuffled: false })
+    }
+
+    /// The same openings in an order shuffled by `seed` (deterministic), for openings from a
+    /// file (`--openings-order random`).
+    ///
+    /// # Errors
+    /// For openings that are not read from a file.
+    pub fn shuffled(self, seed: u64) -> Result<Openings, Error> {
+        let mut rng = SplitMix64::for_item(seed, u64::MAX);
+        let mut shuffle = |n: usize, swap: &mut dyn FnMut(usize, usize)| {
+            for i in (1..n).rev() {
+                swap(i, rng.below(i + 1));
+            }
+        };
+        match self {
+            Openings::File { path, mut lines, hash, .. } => {
+                shuffle(lines.len(), &mut |i, j| lines.swap(i, j));
+                Ok(Openings::File { path, lines, hash, shuffled: true })
+            }
+            Openings::Pgn { path, mut games, hash, plies, .. } => {
+                shuffle(games.len(), &mut |i, j| games.swap(i, j));
+                Ok(Openings::Pgn { path, games, hash, plies, shuffled: true })
+            }
+            other => Err(Error::Openings(format!(
+                "{}: --openings-order random applies to openings from a file (LFEN, EPD or PGN)",
+                other.describe()
+            ))),
+        }
     }
 
     /// The specification as recorded: `start`, `random:K`, `file:PATH#HASH`, or a `Lines` name.
@@ -92,7 +158,11 @@ impl Openings {
         match self {
             Openings::Start => "start".to_owned(),
             Openings::Random { plies } => format!("random:{plies}"),
-            Openings::File { path, hash, .. } => format!("file:{path}#{hash:016x}"),
+            Openings::File { path, hash, shuffled, .. } => format!("file:{path}#{hash:016x}{}", order(*shuffled)),
+            Openings::Pgn { path, hash, plies, shuffled, .. } => {
+                let plies = plies.map(|k| format!(":{k}")).unwrap_or_default();
+                format!("pgn:{path}#{hash:016x}{plies}{}", order(*shuffled))
+            }
             Openings::Lines { name, .. } => name.clone(),
         }
     }
@@ -127,13 +197,16 @@ impl Openings {
                 if lines.is_empty() {
                     return Err(Error::Openings(format!("{}: no lines", self.describe())));
                 }
-                let moves = &lines[pick(lines.len())];
-                let mut position = rules.startpos();
-                for (i, &m) in moves.iter().enumerate() {
-                    position.play(m).map_err(|e| Error::Openings(format!("opening {k}, ply {}: {e}", i + 1)))?;
-                }
-                Ok(Opening { position, moves: Some(moves.clone()) })
+                line_opening(rules, k, &lines[pick(lines.len())])
             }
+            Openings::Pgn { games, .. } => match games.get(pick(games.len().max(1))) {
+                None => Err(Error::Openings(format!("{}: no games", self.describe()))),
+                Some(PgnOpening::Moves(moves)) => line_opening(rules, k, moves),
+                Some(PgnOpening::Position(lfen)) => {
+                    let position = rules.from_lfen(lfen).map_err(|e| Error::Openings(format!("opening {k}: {e}")))?;
+                    Ok(Opening { position, moves: None })
+                }
+            },
             Openings::Random { plies } => {
                 let mut rng = SplitMix64::for_item(seed, k);
                 for _ in 0..TRIES {
@@ -147,6 +220,24 @@ impl Openings {
             }
         }
     }
+}
+
+/// ` shuffled` for a shuffled order, nothing for the file's.
+fn order(shuffled: bool) -> &'static str {
+    if shuffled {
+        " shuffled"
+    } else {
+        ""
+    }
+}
+
+/// Opening `k` reached by `moves` from the start position.
+fn line_opening<P: Position>(rules: P::Rules, k: u64, moves: &[Move]) -> Result<Opening<P>, Error> {
+    let mut position = rules.startpos();
+    for (i, &m) in moves.iter().enumerate() {
+        position.play(m).map_err(|e| Error::Openings(format!("opening {k}, ply {}: {e}", i + 1)))?;
+    }
+    Ok(Opening { position, moves: Some(moves.to_vec()) })
 }
 
 /// The position of an openings-file line: LFEN (clocks optional), or an EPD record (the four
@@ -183,7 +274,7 @@ impl Openings {
                         .and_then(|(pos, moves)| (pos.to_lfen() == target).then_some(moves))
                 })
             }
-            Openings::File { .. } | Openings::Lines { .. } => None,
+            Openings::File { .. } | Openings::Pgn { .. } | Openings::Lines { .. } => None,
         }
     }
 }

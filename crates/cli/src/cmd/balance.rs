@@ -64,9 +64,16 @@ pub struct Args {
     /// Base seed of the batches.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Openings: `random:K` (K random plies, so the deterministic engine plays different games), `start`, an LFEN file, or `book:FILE[:K]`.
+    /// Openings: `random:K` (K random plies, so the deterministic engine plays different games), `start`, an LFEN or EPD file, a PGN file (`*.pgn`), or `book:FILE[:K]`.
     #[arg(long, default_value = "random:2")]
     pub openings: String,
+    /// With PGN openings: keep only the first K moves of each game (`--opening-plies` of
+    /// `selfplay`; here that name is the analysis's opening diversity).
+    #[arg(long, value_name = "K")]
+    pub pgn_plies: Option<u32>,
+    /// Openings from a file in the file's order, or shuffled by the seed.
+    #[arg(long, value_enum, default_value_t = crate::cmd::book::OpeningsOrder::Sequential)]
+    pub openings_order: crate::cmd::book::OpeningsOrder,
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
@@ -79,6 +86,8 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub shard: crate::shard::ShardArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -123,6 +132,7 @@ struct Batch<'a> {
     nodes: u64,
     games: u64,
     eval: &'a Evaluation,
+    shard: Shard,
 }
 
 impl WithPosition for Batch<'_> {
@@ -140,7 +150,13 @@ impl WithPosition for Batch<'_> {
             seed: a.seed,
             games: self.games,
             threads: a.threads,
-            openings: crate::cmd::book::openings::<P>(rules, &a.openings, a.seed, openings)?,
+            openings: crate::cmd::book::openings_with::<P>(
+                rules,
+                &a.openings,
+                a.seed,
+                openings,
+                &crate::cmd::book::OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order },
+            )?,
             opening_filter: None,
             paired,
             adjudication: Adjudication {
@@ -150,7 +166,7 @@ impl WithPosition for Batch<'_> {
             },
             engines: vec![engine],
             event: "stackchess balance".into(),
-            shard: Shard::WHOLE,
+            shard: self.shard,
         };
         let resume = self.dir.join("manifest.json").exists();
         let label =
@@ -268,14 +284,26 @@ pub fn run(a: &Args) -> Result<()> {
     let started = Instant::now();
     let evals =
         variants.iter().map(|&v| a.tune.evaluation(v, a.threads, a.quiet)).collect::<Result<Vec<Evaluation>>>()?;
+    let shard = a.shard.resolve()?;
+    if !shard.is_whole() && a.precision.is_some() {
+        bail!("--precision needs every game of a batch: it cannot go with --shard {shard}");
+    }
+    // A shard's batches live beside the merged ones: `<variant>.shard-I`.
+    let name = |v: &Variant| {
+        if shard.is_whole() {
+            v.name().to_owned()
+        } else {
+            format!("{}.shard-{}", v.name(), shard.index)
+        }
+    };
     let rungs = if a.ladder.is_empty() { vec![a.nodes] } else { a.ladder.clone() };
     let mut slots = Vec::new();
     for &nodes in &rungs {
         for (i, v) in variants.iter().enumerate() {
             let dir = if a.ladder.is_empty() {
-                a.dir.join(v.name())
+                a.dir.join(name(v))
             } else {
-                a.dir.join(format!("{nodes}-nodes")).join(v.name())
+                a.dir.join(format!("{nodes}-nodes")).join(name(v))
             };
             slots.push(Slot { variant: i, nodes, dir, games: a.games });
         }
@@ -292,6 +320,7 @@ pub fn run(a: &Args) -> Result<()> {
                 nodes: s.nodes,
                 games: s.games,
                 eval: &evals[s.variant],
+                shard,
             })?;
             eprintln!(
                 "{v} at {} nodes: {} games in {} ({:.1}s)",
@@ -300,6 +329,14 @@ pub fn run(a: &Args) -> Result<()> {
                 s.dir.display(),
                 t.elapsed().as_secs_f64()
             );
+        }
+        if !shard.is_whole() {
+            eprintln!(
+                "shard {shard} of every batch played; once all shards are done, merge each batch's shards \
+                 (stackchess merge --out DIR/V DIR/V.shard-*, docs/cluster.md) and run balance again without --shard \
+                 for the report"
+            );
+            return Ok(());
         }
         let Some(x) = a.precision else { break started.elapsed() };
         let ladder = ladder_of(&slots, &variants)?;

@@ -35,6 +35,10 @@ pub struct Args {
     /// How the SPRT's Elo bounds are meant: normalized (fastchess's default) or logistic.
     #[arg(long, default_value = "normalized")]
     sprt_model: SprtModel,
+    /// Every N games, print the score, W/D/L, Elo ± 95% and the SPRT's LLR on stderr (a batch
+    /// job's log too). The SPRT is kept in --out whatever this says (sprt.csv, sprt.json).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    rating_interval: Option<u64>,
 }
 
 /// One engine's flags, as given in `--engine-a` / `--engine-b`.
@@ -88,7 +92,7 @@ impl WithPosition for Run<'_> {
         ];
         let sprt = a.sprt.as_deref().map(|s| parse_sprt(s, a.sprt_model)).transpose()?;
         let cfg = a.run.config::<P>(rules, engines, "stackchess match")?;
-        let mut ui = Ui::new(a.run.quiet, cfg.paired, true, sprt);
+        let mut ui = Ui::new(a.run.quiet, cfg.paired, true, sprt).reporting(a.rating_interval, &a.run.out);
         let summary = execute::<P>(rules, &a.run, &cfg, &mut ui)?;
         print_run(&a.run, &summary, &ui);
         let t = &ui.tally;

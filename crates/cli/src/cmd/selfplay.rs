@@ -7,15 +7,16 @@ use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_core::{Position, Rules};
 use stackchess_search::Limits;
+use stackchess_selfplay::sprt_log::{SprtLog, SprtRow, SprtState};
 use stackchess_selfplay::stats::{EloEstimate, Sprt, SprtDecision};
 use stackchess_selfplay::{
     Adjudication, DrawRule, EngineSpec, GameRecord, OpeningFilter, Openings, Progress, ResignRule, RunConfig, RunEnd,
-    Shard, Summary, Tally,
+    Summary, Tally,
 };
 use stackchess_variants::{VariantArg, WithPosition};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Flags of `selfplay`.
@@ -47,10 +48,13 @@ pub struct RunArgs {
     /// Base seed: game i depends on (seed, i) only.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Openings: `random:K` (K random legal plies), `start`, a file of LFEN lines, or `book:FILE[:K]`
-    /// (K plies, default 8, walked in an opening book, each move weighted by 2 wins + draws).
+    /// Openings: `random:K` (K random legal plies), `start`, a file of LFEN lines or EPD records,
+    /// a PGN file (`*.pgn`: where each game leaves), or `book:FILE[:K]` (K plies, default 8,
+    /// walked in an opening book, each move weighted by 2 wins + draws).
     #[arg(long, default_value = "random:8")]
     pub openings: String,
+    #[command(flatten)]
+    pub opening_file: crate::cmd::book::OpeningFileArgs,
     /// Reject random openings whose short search scores beyond this many centipawns.
     #[arg(long, value_name = "CP")]
     pub opening_max_cp: Option<i32>,
@@ -60,10 +64,8 @@ pub struct RunArgs {
     /// Play every opening twice, colours swapped (--games must be even).
     #[arg(long)]
     pub paired: bool,
-    /// Play only shard I of N of the run (openings k with k % N == I; colour-swapped pairs stay
-    /// together). Every shard has the run's key and game ids: `stackchess merge` joins them.
-    #[arg(long, value_name = "I/N", default_value = "0/1")]
-    pub shard: Shard,
+    #[command(flatten)]
+    pub shard: crate::shard::ShardArgs,
     /// Continue the run in --out: keep its finished games, play the missing ones.
     #[arg(long)]
     pub resume: bool,
@@ -112,7 +114,8 @@ impl RunArgs {
             bail!("--format parquet needs the `analysis` feature, which this build of stackchess leaves out");
         }
         let count = if self.paired { self.games.div_ceil(2) } else { self.games };
-        let openings = crate::cmd::book::openings::<P>(rules, &self.openings, self.seed, count)?;
+        let openings =
+            crate::cmd::book::openings_with::<P>(rules, &self.openings, self.seed, count, &self.opening_file)?;
         let opening_filter =
             self.opening_max_cp.map(|max_cp| OpeningFilter { max_cp, limits: Limits::nodes(self.opening_check_nodes) });
         if opening_filter.is_some() && !matches!(openings, Openings::Random { .. }) {
@@ -136,7 +139,7 @@ impl RunArgs {
             },
             engines,
             event: event.to_owned(),
-            shard: self.shard,
+            shard: self.shard.resolve()?,
         })
     }
 }
@@ -186,6 +189,14 @@ pub struct Ui {
     sprt: Option<Sprt>,
     /// The SPRT's decision once reached.
     pub decision: SprtDecision,
+    /// Print the rating every this many games (`--rating-interval`).
+    rating_interval: Option<u64>,
+    /// Where the SPRT is kept (`sprt.csv`, `sprt.json`), and its rows until the log is open.
+    sprt_dir: Option<PathBuf>,
+    sprt_rows: Vec<SprtRow>,
+    sprt_log: Option<SprtLog>,
+    /// The first error writing the SPRT's files (the run stops, and fails with it).
+    failure: Option<stackchess_selfplay::Error>,
 }
 
 impl Ui {
@@ -210,6 +221,71 @@ impl Ui {
             paired,
             sprt,
             decision: SprtDecision::Continue,
+            rating_interval: None,
+            sprt_dir: None,
+            sprt_rows: Vec::new(),
+            sprt_log: None,
+            failure: None,
+        }
+    }
+
+    /// Also prints a rating line every `interval` games (on stderr, terminal or not), and keeps
+    /// the SPRT, when there is one, in `dir` (`sprt.csv`: the LLR after every game; `sprt.json`).
+    #[must_use]
+    pub fn reporting(mut self, interval: Option<u64>, dir: &Path) -> Ui {
+        self.rating_interval = interval.filter(|&n| n > 0);
+        self.sprt_dir = self.sprt.map(|_| dir.to_owned());
+        self
+    }
+
+    /// The rating now, in one line: games, A's W/D/L and score, Elo ± 95%, and the SPRT's LLR
+    /// with its bounds.
+    pub fn rating_line(&self) -> String {
+        let f = &self.tally.first;
+        let mut line = format!("Rating after {} games: A +{} ={} -{}", self.tally.games, f.wins, f.draws, f.losses);
+        if let Some(e) = estimate(&self.tally) {
+            let _ = write!(line, ", score {:.1}%, Elo {:+.1} ± {:.1} (95%)", e.score * 100.0, e.elo, e.error);
+        }
+        if self.paired {
+            let _ = write!(line, ", Ptnml(0-2) {}", self.tally.penta);
+        }
+        if let (Some(s), Some(llr)) = (self.sprt, self.llr()) {
+            let _ = write!(line, ", LLR {llr:.2} ({:.2}, {:.2}) [{}, {}]", s.lower(), s.upper(), s.elo0, s.elo1);
+        }
+        line
+    }
+
+    /// Counts `rec` and, with an SPRT kept, returns its row of `sprt.csv`.
+    fn count(&mut self, rec: &GameRecord) -> Option<SprtRow> {
+        let before = self.tally.first;
+        self.tally.add(rec);
+        self.sprt_dir.as_ref()?;
+        let f = self.tally.first;
+        let a_score = if f.wins > before.wins {
+            1.0
+        } else if f.draws > before.draws {
+            0.5
+        } else {
+            0.0
+        };
+        let (games, game_id, wdl) = (self.tally.games, rec.game_id.clone(), [f.wins, f.draws, f.losses]);
+        Some(SprtRow { games, game_id, a_score, wdl, llr: self.llr()? })
+    }
+
+    /// Writes `sprt.json` with the test as it stands.
+    fn write_sprt_state(&self) -> Result<(), stackchess_selfplay::Error> {
+        match (self.sprt, self.llr(), &self.sprt_dir) {
+            (Some(s), Some(llr), Some(dir)) => SprtState::new(&s, self.paired, self.tally.games, llr).write(dir),
+            _ => Ok(()),
+        }
+    }
+
+    /// Prints `line` on stderr, above the bar when there is one.
+    fn say(&self, line: &str) {
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
         }
     }
 
@@ -260,19 +336,36 @@ impl Progress for Ui {
         self.bar.set_length(total);
         self.bar.set_position(done);
         self.bar.set_message(self.message());
+        if let Some(dir) = &self.sprt_dir {
+            let rows = std::mem::take(&mut self.sprt_rows);
+            match SprtLog::start(dir, &rows).and_then(|log| self.write_sprt_state().map(|()| log)) {
+                Ok(log) => self.sprt_log = Some(log),
+                Err(e) => self.failure = Some(e),
+            }
+        }
     }
     fn resumed(&mut self, rec: &GameRecord) {
-        self.tally.add(rec);
+        if let Some(row) = self.count(rec) {
+            self.sprt_rows.push(row);
+        }
     }
     fn finished(&mut self, rec: &GameRecord) -> bool {
-        self.tally.add(rec);
+        let row = self.count(rec);
         self.played += 1;
         self.bar.inc(1);
         if let (Some(s), Some(llr)) = (self.sprt, self.llr()) {
             self.decision = s.decide(llr);
         }
+        if let (Some(row), Some(log), None) = (row, self.sprt_log.as_mut(), &self.failure) {
+            if let Err(e) = log.append(&row).and_then(|()| self.write_sprt_state()) {
+                self.failure = Some(e);
+            }
+        }
+        if self.rating_interval.is_some_and(|n| self.tally.games.is_multiple_of(n)) {
+            self.say(&self.rating_line());
+        }
         self.bar.set_message(self.message());
-        self.decision == SprtDecision::Continue
+        self.decision == SprtDecision::Continue && self.failure.is_none()
     }
 }
 
@@ -300,9 +393,13 @@ pub fn format_duration(d: Duration) -> String {
 pub fn execute<P: Position>(rules: P::Rules, args: &RunArgs, cfg: &RunConfig, ui: &mut Ui) -> Result<Summary> {
     // SIGINT, SIGTERM and SIGHUP stop the run cleanly until the Parquet copy is written.
     let _run = crate::interrupt::run()?;
-    let summary = stackchess_selfplay::run::<P>(rules, &args.out, cfg, args.resume, &crate::interrupt::STOP, ui);
+    let resume = args.resume || args.shard.resumes_by_itself(&args.out);
+    let summary = stackchess_selfplay::run::<P>(rules, &args.out, cfg, resume, &crate::interrupt::STOP, ui);
     ui.bar.finish_and_clear();
     let summary = summary?;
+    if let Some(e) = ui.failure.take() {
+        return Err(e.into());
+    }
     parquet_copy(args)?;
     Ok(summary)
 }
@@ -389,10 +486,11 @@ pub fn unfinished(args: &RunArgs, s: &Summary) -> Result<()> {
     match s.end {
         RunEnd::Complete | RunEnd::StoppedByHook => Ok(()),
         RunEnd::Interrupted => bail!(
-            "interrupted with {} of {} games recorded in {}; run the same command with --resume to complete it",
+            "interrupted with {} of {} games recorded in {}; run the same command{} to complete it",
             s.done,
             s.games,
-            args.out.display()
+            args.out.display(),
+            if args.resume || args.shard.shard == crate::shard::ShardSpec::Auto { "" } else { " with --resume" }
         ),
     }
 }

@@ -1,0 +1,167 @@
+//! `--shard auto` in a job array: the shard comes from the spawned process's environment (Slurm
+//! or a Kubernetes Indexed Job; never set on this test process), and a task started again on its
+//! own directory resumes by itself.
+
+use assert_cmd::Command;
+use stackchess_selfplay::{read_records, GameRecord};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stackchess-cluster-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+const VARS: [&str; 6] = [
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_STEP",
+    "JOB_COMPLETION_INDEX",
+    "STACKCHESS_SHARD_COUNT",
+];
+
+/// The binary with `env` as its only job-array variables (whatever runs the tests).
+fn bin(env: &[(&str, &str)]) -> Command {
+    let mut c = Command::new(assert_cmd::cargo::cargo_bin("stackchess"));
+    for v in VARS {
+        c.env_remove(v);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c
+}
+
+/// Job-array variables of a case.
+type Vars<'a> = &'a [(&'a str, &'a str)];
+
+fn records(dir: &Path) -> BTreeMap<u64, GameRecord> {
+    read_records(&dir.join("games.csv")).unwrap().into_iter().map(|r| (r.index, r.without_timing())).collect()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const SELFPLAY: [&str; 8] = ["selfplay", "-v", "fide", "--nodes", "100", "--max-plies", "30", "-q"];
+
+#[test]
+fn shard_auto_in_a_slurm_array_plays_its_shard_and_resumes_by_itself() {
+    let root = tmp("slurm");
+    let (dir, given) = (root.join("task"), root.join("given"));
+    // `--array=3-5`: task 4 is shard 1 of 3.
+    let slurm = [("SLURM_ARRAY_TASK_ID", "4"), ("SLURM_ARRAY_TASK_MIN", "3"), ("SLURM_ARRAY_TASK_COUNT", "3")];
+    let out =
+        bin(&slurm).args(SELFPLAY).args(["--games", "6", "--shard", "auto", "--out"]).arg(&dir).assert().success();
+    let err = text(&out.get_output().stderr);
+    assert!(err.contains("shard 1/3 (--shard auto: Slurm array task 4)"), "{err}");
+    let first = records(&dir);
+    assert_eq!(first.keys().copied().collect::<Vec<_>>(), vec![1, 4]);
+    // The same games as the shard named by hand.
+    bin(&[]).args(SELFPLAY).args(["--games", "6", "--shard", "1/3", "--out"]).arg(&given).assert().success();
+    assert_eq!(records(&given), first);
+
+    // Started again (a requeued task, or a larger --games): no --resume, the finished games kept.
+    let out =
+        bin(&slurm).args(SELFPLAY).args(["--games", "9", "--shard", "auto", "--out"]).arg(&dir).assert().success();
+    let said = text(&out.get_output().stdout);
+    assert!(said.contains("3 of 3 games recorded (1 played now"), "{said}");
+    let second = records(&dir);
+    assert_eq!(second.keys().copied().collect::<Vec<_>>(), vec![1, 4, 7]);
+    assert!(first.iter().all(|(i, g)| &second[i] == g));
+    // Run once more: nothing left to play.
+    let out =
+        bin(&slurm).args(SELFPLAY).args(["--games", "9", "--shard", "auto", "--out"]).arg(&dir).assert().success();
+    assert!(text(&out.get_output().stdout).contains("(0 played now"));
+
+    // Another task's shard, or another run, in this directory is refused.
+    let other = [("SLURM_ARRAY_TASK_ID", "5"), ("SLURM_ARRAY_TASK_MIN", "3"), ("SLURM_ARRAY_TASK_COUNT", "3")];
+    let out =
+        bin(&other).args(SELFPLAY).args(["--games", "9", "--shard", "auto", "--out"]).arg(&dir).assert().failure();
+    assert!(text(&out.get_output().stderr).contains("holds shard 1/3 of its run, not shard 2/3"));
+    let out = bin(&slurm)
+        .args(SELFPLAY)
+        .args(["--games", "9", "--seed", "2", "--shard", "auto", "--out"])
+        .arg(&dir)
+        .assert()
+        .failure();
+    let err = text(&out.get_output().stderr);
+    assert!(err.contains("settings differ") && err.contains("seed: 1 -> 2"), "{err}");
+    assert_eq!(records(&dir), second);
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn shard_auto_in_a_kubernetes_indexed_job() {
+    let root = tmp("k8s");
+    // A match: colour-swapped pairs stay in one shard (pair 1 of 0..3 is games 2 and 3).
+    let out = bin(&[("JOB_COMPLETION_INDEX", "1")])
+        .args(["match", "-v", "fide", "--games", "6", "--paired", "--nodes", "100", "--max-plies", "30", "-q"])
+        .args(["--shard", "auto", "--shard-count", "2", "--out"])
+        .arg(root.join("match"))
+        .assert()
+        .success();
+    assert!(text(&out.get_output().stderr).contains("shard 1/2 (--shard auto: Kubernetes completion index 1)"));
+    assert_eq!(records(&root.join("match")).keys().copied().collect::<Vec<_>>(), vec![2, 3]);
+    // The count from the environment instead.
+    let k8s = [("JOB_COMPLETION_INDEX", "0"), ("STACKCHESS_SHARD_COUNT", "2")];
+    let dir = root.join("selfplay");
+    for _ in 0..2 {
+        bin(&k8s).args(SELFPLAY).args(["--games", "5", "--shard", "auto", "--out"]).arg(&dir).assert().success();
+    }
+    assert_eq!(records(&dir).keys().copied().collect::<Vec<_>>(), vec![0, 2, 4]);
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn shard_auto_errors_name_the_variable_and_value() {
+    let root = tmp("errors");
+    let cases: [(Vars, &[&str], &str); 5] = [
+        (&[], &[], "neither a Slurm array (SLURM_ARRAY_TASK_ID) nor a Kubernetes Indexed Job"),
+        (&[("SLURM_ARRAY_TASK_ID", "4a"), ("SLURM_ARRAY_TASK_COUNT", "8")], &[], "SLURM_ARRAY_TASK_ID='4a'"),
+        (&[("JOB_COMPLETION_INDEX", "3")], &[], "--shard-count N or set STACKCHESS_SHARD_COUNT"),
+        (&[("JOB_COMPLETION_INDEX", "3")], &["--shard-count", "3"], "JOB_COMPLETION_INDEX=3 does not fit 3"),
+        (&[("JOB_COMPLETION_INDEX", "0"), ("STACKCHESS_SHARD_COUNT", "two")], &[], "STACKCHESS_SHARD_COUNT='two'"),
+    ];
+    for (env, flags, want) in cases {
+        let out = bin(env)
+            .args(SELFPLAY)
+            .args(["--games", "2", "--shard", "auto"])
+            .args(flags)
+            .arg("--out")
+            .arg(root.join("x"))
+            .assert()
+            .failure();
+        let err = text(&out.get_output().stderr);
+        assert!(err.contains(want) && !err.contains("panicked"), "{env:?}: {err}");
+    }
+    let out = bin(&[])
+        .args(SELFPLAY)
+        .args(["--games", "2", "--shard-count", "2", "--out"])
+        .arg(root.join("y"))
+        .assert()
+        .failure();
+    assert!(text(&out.get_output().stderr).contains("--shard-count goes with --shard auto"));
+    assert!(!root.join("x").exists() && !root.join("y").exists());
+}
+
+#[cfg(feature = "analysis")]
+#[test]
+fn balance_plays_its_shard_of_every_batch() {
+    let root = tmp("balance");
+    let k8s = [("JOB_COMPLETION_INDEX", "1"), ("STACKCHESS_SHARD_COUNT", "2")];
+    let run = ["balance", "--variants", "fide", "--games", "4", "--nodes", "100", "--max-plies", "30", "-q"];
+    let out = bin(&k8s).args(run).args(["--shard", "auto", "--dir"]).arg(&root).assert().success();
+    let err = text(&out.get_output().stderr);
+    assert!(err.contains("shard 1/2 of every batch played") && err.contains("merge"), "{err}");
+    // Paired by default: pair 1 is games 2 and 3; no report for a shard.
+    assert_eq!(records(&root.join("fide.shard-1")).keys().copied().collect::<Vec<_>>(), vec![2, 3]);
+    assert!(!root.join("report.html").exists());
+    bin(&k8s).args(run).args(["--shard", "auto", "--dir"]).arg(&root).assert().success();
+    let out =
+        bin(&k8s).args(run).args(["--shard", "auto", "--precision", "0.05", "--dir"]).arg(&root).assert().failure();
+    assert!(text(&out.get_output().stderr).contains("--precision needs every game"));
+    std::fs::remove_dir_all(root).unwrap();
+}
