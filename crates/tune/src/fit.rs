@@ -45,12 +45,23 @@ pub struct FitOptions {
     /// are; it settles directions the data leave flat (terms that move together) and keeps a fit
     /// on few games near its start.
     pub ridge: f64,
+    /// Terms held at their starting values (keys of `EvalParams::KEYS`; unknown keys hold
+    /// nothing, the caller checks them).
+    pub keep: Vec<String>,
 }
 
 impl Default for FitOptions {
     fn default() -> Self {
-        FitOptions { mobility: false, threads: 0, max_iters: 500, ridge: DEFAULT_RIDGE }
+        FitOptions { mobility: false, threads: 0, max_iters: 500, ridge: DEFAULT_RIDGE, keep: default_keep() }
     }
+}
+
+/// The terms held by default: the mop-up (`mopup`, `mopup_kings`). They guide the search to mate
+/// with a won ending; predicting results cannot see that, and fitted they turn negative (a rook
+/// ahead already predicts the win), which left the engine unable to convert: see docs/tuning.md.
+#[must_use]
+pub fn default_keep() -> Vec<String> {
+    vec!["mopup".to_owned(), "mopup_kings".to_owned()]
 }
 
 /// The default [`FitOptions::ridge`].
@@ -312,8 +323,10 @@ pub fn fit(data: &Dataset, start: &EvalParams, opts: &FitOptions) -> Result<Fit,
     let threads = threads_or_all(opts.threads);
     let rms = data.column_rms();
     let mobility = EvalParams::KEYS.iter().position(|k| *k == "mobility").unwrap_or(usize::MAX);
-    let free: Vec<usize> =
-        (0..EvalParams::COUNT).filter(|&j| rms[j] > 0.0 && (opts.mobility || j != mobility)).collect();
+    let kept = |j: usize| opts.keep.iter().any(|k| k == EvalParams::KEYS[j]);
+    let free: Vec<usize> = (0..EvalParams::COUNT)
+        .filter(|&j| rms[j] > 0.0 && (opts.mobility || j != mobility) && (j == PAWN || !kept(j)))
+        .collect();
     if !free.contains(&PAWN) {
         return Err(FitError::NoData("no position with a difference in pawns".into()));
     }

@@ -35,6 +35,8 @@ pub struct Settings {
     pub mobility: bool,
     /// The pull toward the starting parameters ([`FitOptions::ridge`]).
     pub ridge: f64,
+    /// Terms held at their starting values ([`FitOptions::keep`]).
+    pub keep: Vec<String>,
     /// Worker threads for play and fit (0: one per core).
     pub threads: usize,
 }
@@ -52,6 +54,7 @@ impl Default for Settings {
             resign_score: 1000,
             mobility: false,
             ridge: crate::fit::DEFAULT_RIDGE,
+            keep: crate::fit::default_keep(),
             threads: 0,
         }
     }
@@ -63,7 +66,7 @@ impl Settings {
     #[must_use]
     pub fn describe(&self) -> String {
         format!(
-            "games={} nodes={} rounds={} seed={} holdout={} openings=random:{} max_plies={} resign={} mobility={} ridge={}",
+            "games={} nodes={} rounds={} seed={} holdout={} openings=random:{} max_plies={} resign={} mobility={} ridge={} keep={}",
             self.games,
             self.nodes,
             self.rounds,
@@ -73,7 +76,8 @@ impl Settings {
             self.max_plies,
             self.resign_score,
             self.mobility,
-            self.ridge
+            self.ridge,
+            if self.keep.is_empty() { "none".to_owned() } else { self.keep.join(",") }
         )
     }
 }
@@ -192,6 +196,7 @@ pub fn tune<P: Position>(
             mobility: settings.mobility,
             threads: settings.threads,
             ridge: settings.ridge,
+            keep: settings.keep.clone(),
             ..FitOptions::default()
         };
         let fitted = fit(&train, &params, &opts)?;

@@ -1,5 +1,5 @@
 //! The fitter recovers the parameters of a known logistic model (without the pull toward the
-//! start, which biases toward it by design), the pull does what it says, and a fit is
+//! start, which biases toward it by design), the pull and the kept terms do what they say, and a fit is
 //! deterministic and independent of the thread count.
 
 use stackchess_search::EvalParams;
@@ -33,7 +33,8 @@ fn truth() -> EvalParams {
 fn the_fit_recovers_a_known_model() {
     let truth = truth();
     let data = synthetic(400_000, &truth, 1.3, 5);
-    let f = fit(&data, &EvalParams::default(), &FitOptions { ridge: 0.0, ..FitOptions::default() }).unwrap();
+    let f = fit(&data, &EvalParams::default(), &FitOptions { ridge: 0.0, keep: vec![], ..FitOptions::default() })
+        .unwrap();
     println!("k {} iterations {}", f.k, f.iterations);
     for ((k, got), want) in EvalParams::KEYS.iter().zip(f.params.values()).zip(truth.values()) {
         println!("{k:22} {got:6} {want:6}");
@@ -52,6 +53,16 @@ fn the_fit_recovers_a_known_model() {
     for ((k, got), want) in EvalParams::KEYS.iter().zip(held.params.values()).zip(start.values()) {
         assert!((got - want).abs() <= 1, "{k}: {got} against the start's {want}");
     }
+
+    // Kept terms (by default the mop-up) stay at the start's values, the others still fit.
+    let kept = fit(&data, &start, &FitOptions { ridge: 0.0, ..FitOptions::default() }).unwrap();
+    let at = |k: &str| EvalParams::KEYS.iter().position(|x| *x == k).unwrap();
+    for k in ["mopup", "mopup_kings"] {
+        assert!(!kept.fitted[at(k)], "{k} is kept");
+        assert_eq!(kept.params.values()[at(k)], start.values()[at(k)], "{k}");
+    }
+    assert!(kept.fitted[at("passed")]);
+    assert!((kept.params.values()[at("passed")] - truth.passed).abs() <= 3, "{:?}", kept.params);
 }
 
 #[test]

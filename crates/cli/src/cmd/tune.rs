@@ -51,6 +51,10 @@ pub struct Args {
     /// Pull toward the starting parameters (0: none; see docs/tuning.md).
     #[arg(long, default_value_t = Settings::default().ridge)]
     pub ridge: f64,
+    /// Terms held at their starting values, comma-separated (`none`: fit every term). By default
+    /// the mop-up terms, which guide the search rather than predict results (docs/tuning.md).
+    #[arg(long, value_delimiter = ',', default_value = "mopup,mopup_kings", value_name = "KEY,...")]
+    pub keep: Vec<String>,
     /// Share of games held out of the fit to measure it.
     #[arg(long, default_value_t = Settings::default().holdout)]
     pub holdout: f64,
@@ -269,6 +273,10 @@ pub fn run(a: &Args) -> Result<()> {
     if !(a.ridge >= 0.0 && a.ridge.is_finite()) {
         bail!("--ridge {}: give a weight of 0 or more", a.ridge);
     }
+    let keep: Vec<String> = a.keep.iter().filter(|k| k.as_str() != "none").cloned().collect();
+    if let Some(k) = keep.iter().find(|k| !EvalParams::KEYS.contains(&k.as_str())) {
+        bail!("--keep {k}: not a term of the evaluation (one of {})", EvalParams::KEYS.join(", "));
+    }
     if a.games == 0 && a.from.is_empty() {
         bail!("nothing to fit: give --games N or --from DIR");
     }
@@ -292,6 +300,7 @@ pub fn run(a: &Args) -> Result<()> {
         holdout: a.holdout,
         mobility: a.mobility,
         ridge: a.ridge,
+        keep,
         threads: a.threads,
         ..Settings::default()
     };
