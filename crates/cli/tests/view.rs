@@ -106,10 +106,11 @@ fn evaluations_come_from_plies_csv_in_whites_view() {
     std::fs::create_dir_all(&run_dir).unwrap();
     std::fs::copy(format!("{FIXTURES}/basic/traditional/games.csv"), run_dir.join("games.csv")).unwrap();
     let id = records(&run_dir.join("games.csv"))[0]["game_id"].clone();
-    // White's first move +0.30, Black's reply: mated in 3 from Black's view, the third ply unscored.
+    // White's first move +0.30, Black's reply: mated in 3 from Black's view, the third ply without
+    // a row (so unscored).
     let plies = format!(
         "game_id,ply,move,san,score_cp,mate,depth,seldepth,nodes,time_ms\n\
-         {id},1,x,x,30,,5,7,100,1\n{id},2,x,x,,-3,5,7,100,1\n{id},3,x,x,,,0,0,0,0\nother-game,1,x,x,5,,1,1,1,1\n"
+         {id},1,x,x,30,,5,7,100,1\n{id},2,x,x,,-3,5,7,100,1\nother-game,1,x,x,5,,1,1,1,1\n"
     );
     std::fs::write(run_dir.join("plies.csv"), plies).unwrap();
     let out = dir.join("p.html");
@@ -125,9 +126,14 @@ fn evaluations_come_from_plies_csv_in_whites_view() {
     let (ok, shown, _) = run(&["replay", run_dir.to_str().unwrap(), "--game", &id, "--ply", "1"]);
     assert!(ok && shown.contains("the mover's evaluation +0.30"), "{shown}");
     // A damaged plies.csv is an error naming it.
-    std::fs::write(run_dir.join("plies.csv"), "game_id,ply,move,san,score_cp,mate\nx,one,a,b,1,\n").unwrap();
+    let header = "game_id,ply,move,san,score_cp,mate,depth,seldepth,nodes,time_ms\n";
+    std::fs::write(run_dir.join("plies.csv"), format!("{header}x,one,a,b,1,,1,1,1,1\n")).unwrap();
     let (ok, _, err) = run(&["view", run_dir.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert!(!ok && err.contains("plies.csv, record 1"), "{err}");
+    assert!(!ok && err.contains("plies.csv:2"), "{err}");
+    // So is one that is not a per-ply table at all.
+    std::fs::write(run_dir.join("plies.csv"), "game_id,ply,move,san,score_cp,mate\nx,1,a,b,1,\n").unwrap();
+    let (ok, _, err) = run(&["view", run_dir.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(!ok && err.contains("plies.csv") && err.contains("missing column(s) depth"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -158,7 +158,17 @@ impl WithPosition for InCheck<'_> {
     }
 }
 
-/// A recorded game: its variant, start, moves.
+/// The start position's LFEN of a variant.
+struct StartLfen;
+
+impl WithPosition for StartLfen {
+    type Output = String;
+    fn call<P: Position>(self, rules: P::Rules) -> String {
+        rules.startpos().to_lfen()
+    }
+}
+
+/// A recorded game: its variant, start, moves (the opening's first, where known).
 struct Game {
     id: String,
     variant: String,
@@ -170,11 +180,20 @@ fn games(path: &Path) -> Result<Vec<Game>> {
     let mut out = Vec::new();
     for row in csv::Reader::from_path(path)?.deserialize::<HashMap<String, String>>() {
         let row = row?;
+        // A version-2 game with opening plies replays from the variant's start position: the
+        // page counts those plies too.
+        let opening: Vec<String> =
+            row.get("opening_moves").map_or("", String::as_str).split_whitespace().map(str::to_owned).collect();
+        let start = if opening.is_empty() {
+            row["start_lfen"].clone()
+        } else {
+            row["variant"].parse::<Variant>()?.with(StartLfen)
+        };
         out.push(Game {
             id: row["game_id"].clone(),
             variant: row["variant"].clone(),
-            start: row["start_lfen"].clone(),
-            moves: row["moves"].split_whitespace().map(str::to_owned).collect(),
+            start,
+            moves: opening.into_iter().chain(row["moves"].split_whitespace().map(str::to_owned)).collect(),
         });
     }
     Ok(out)

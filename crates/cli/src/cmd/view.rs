@@ -3,10 +3,9 @@
 
 use anyhow::{bail, Context, Result};
 use stackchess_core::Position;
-use stackchess_selfplay::read_records;
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use stackchess_view::{GameData, GameInput, Score, ViewError};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Flags of `view`.
@@ -69,30 +68,46 @@ impl Record {
     }
 }
 
-/// A row of plies.csv (the columns the viewer uses; the others are ignored).
-#[derive(serde::Deserialize)]
-struct PlyRow {
-    game_id: String,
-    ply: usize,
-    score_cp: Option<i32>,
-    mate: Option<i32>,
-}
-
 /// Reads the games of one input: a run directory or a games.csv in one, and the plies.csv beside
-/// it when there is one. The one place that knows the record format.
+/// it when there is one (through `stackchess_records`, the one reader of the record formats).
 ///
 /// # Errors
 /// An unreadable or damaged file, naming it (and the line).
 pub fn read_run(input: &Path) -> Result<Vec<Record>> {
-    let (games, dir) = if input.is_dir() {
-        (input.join("games.csv"), input.to_owned())
+    let (games_csv, dir) = if input.is_dir() {
+        (input.join("games.csv"), input)
     } else {
-        (input.to_owned(), input.parent().map(Path::to_owned).unwrap_or_default())
+        (input.to_owned(), input.parent().unwrap_or(Path::new(".")))
     };
-    let records = read_records(&games).with_context(|| format!("reading records {}", games.display()))?;
-    let mut out: Vec<Record> = records
+    let games = stackchess_records::read_games(&games_csv)
+        .with_context(|| format!("reading records {}", games_csv.display()))?;
+    // The scores of the plies there are rows for (a game without them shows no evaluation).
+    let mut by_game: HashMap<String, Vec<Option<Score>>> = HashMap::new();
+    let plies_csv = dir.join("plies.csv");
+    if plies_csv.is_file() {
+        let ids: HashSet<&str> = games.records.iter().map(|g| g.game_id.as_str()).collect();
+        let plies = stackchess_records::read_plies(&plies_csv)
+            .with_context(|| format!("reading per-ply records {}", plies_csv.display()))?;
+        for p in plies.into_iter().filter(|p| ids.contains(p.game_id.as_str())) {
+            let Some(at) = (p.ply as usize).checked_sub(1) else {
+                bail!("{}: game {}: ply 0 (plies count from 1)", plies_csv.display(), p.game_id);
+            };
+            let scores = by_game.entry(p.game_id).or_default();
+            if scores.len() <= at {
+                scores.resize(at + 1, None);
+            }
+            scores[at] = match (p.mate, p.score_cp) {
+                (Some(m), _) => Some(Score::Mate(m)),
+                (None, Some(cp)) => Some(Score::Cp(cp)),
+                (None, None) => None,
+            };
+        }
+    }
+    Ok(games
+        .records
         .into_iter()
         .map(|r| Record {
+            scores: by_game.remove(&r.game_id).unwrap_or_default(),
             id: r.game_id,
             variant: r.variant,
             white: r.white,
@@ -100,34 +115,10 @@ pub fn read_run(input: &Path) -> Result<Vec<Record>> {
             result: r.result,
             termination: r.termination,
             start_lfen: r.start_lfen,
-            opening_moves: String::new(),
+            opening_moves: r.opening_moves,
             moves: r.moves,
-            scores: Vec::new(),
         })
-        .collect();
-    let plies = dir.join("plies.csv");
-    if plies.exists() {
-        let index: BTreeMap<String, usize> = out.iter().enumerate().map(|(i, r)| (r.id.clone(), i)).collect();
-        let mut reader = csv::Reader::from_path(&plies).with_context(|| format!("reading {}", plies.display()))?;
-        for (line, row) in reader.deserialize::<PlyRow>().enumerate() {
-            let row = row.with_context(|| format!("{}, record {}", plies.display(), line + 1))?;
-            let Some(&g) = index.get(&row.game_id) else { continue };
-            if row.ply == 0 {
-                bail!("{}, record {}: ply 0 (plies count from 1)", plies.display(), line + 1);
-            }
-            let score = match (row.mate, row.score_cp) {
-                (Some(m), _) => Some(Score::Mate(m)),
-                (None, Some(cp)) => Some(Score::Cp(cp)),
-                (None, None) => None,
-            };
-            let scores = &mut out[g].scores;
-            if scores.len() < row.ply {
-                scores.resize(row.ply, None);
-            }
-            scores[row.ply - 1] = score;
-        }
-    }
-    Ok(out)
+        .collect())
 }
 
 /// The games of all inputs, sorted by id, each id once; also how many duplicates were dropped.
