@@ -1,0 +1,446 @@
+//! `stackchess tournament`: three or more built-in engines, round robin (every pair) or gauntlet
+//! (the first engine against each other), then an Elo table fitted by maximum likelihood over all
+//! games (`stackchess_stats::fit_ratings`, draws as half points, as Ordo does).
+//!
+//! Each pairing is a self-play run of two engines with paired openings (each opening twice, the
+//! engines' colours swapped), in its own directory `DIR/<A>-vs-<B>/`; every pairing plays the same
+//! openings. Running the command again with the same flags resumes: finished games are kept and
+//! only the missing ones are played. The tables go to stdout and to `DIR/pairs.csv`,
+//! `DIR/ratings.csv` and `DIR/tournament.json`.
+
+use crate::cmd::selfplay::{estimate, format_duration, limits_or_default, LimitArgs};
+use crate::engine_spec::{self, EngineDef};
+use anyhow::{bail, ensure, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use stackchess_core::{Position, Rules};
+use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, RunConfig, RunEnd, Shard, Tally};
+use stackchess_stats::{fit_ratings, Anchor, DrawModel, RatingFit, Results, Z95};
+use stackchess_variants::{VariantArg, WithPosition};
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// Flags of `tournament`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Variant: malka, traditional, fide, air-attack, or rules:FILE (a user-defined rule set).
+    #[arg(long, short, default_value = "malka")]
+    variant: VariantArg,
+    /// An engine (three or more): `name=A[,param=KEY=VALUE]...[,params=FILE][,plain][,nodes=N][,depth=N][,movetime=MS][,hash=MB]`.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    engines: Vec<String>,
+    /// Who plays whom: every pair (round-robin), or the first engine against each other (gauntlet).
+    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
+    format: Format,
+    /// Games of each pairing (even: each opening twice, colours swapped).
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    games_per_pair: u64,
+    /// Openings: `random:K`, `start`, a file of LFEN lines, or `book:FILE[:K]` (as `selfplay`).
+    #[arg(long, default_value = "random:8")]
+    openings: String,
+    /// Base seed: every pairing plays the same openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output directory: one run directory per pairing, pairs.csv, ratings.csv, tournament.json.
+    #[arg(long)]
+    out: PathBuf,
+    /// Limits of engines whose spec gives none (default 5000 nodes).
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, value_name = "N")]
+    max_plies: Option<u32>,
+    /// Put this engine at 0 in the Elo table (default: the mean of all ratings is 0).
+    #[arg(long, value_name = "NAME")]
+    anchor: Option<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Who plays whom.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum Format {
+    /// Every pair of engines.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+/// The pairings of `n` engines, as (first, second) indices.
+fn pairings(format: Format, n: usize) -> Vec<(usize, usize)> {
+    match format {
+        Format::RoundRobin => (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect(),
+        Format::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+    }
+}
+
+/// One pairing's results, from its first engine's side (a row of pairs.csv).
+#[derive(Serialize, Debug)]
+struct PairRow {
+    engine_a: String,
+    engine_b: String,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    score: f64,
+    elo: Option<f64>,
+    elo_error: Option<f64>,
+    elo_lower: Option<f64>,
+    elo_upper: Option<f64>,
+    los: Option<f64>,
+    penta_0: u64,
+    penta_1: u64,
+    penta_2: u64,
+    penta_3: u64,
+    penta_4: u64,
+    dir: String,
+}
+
+/// One engine's line of the Elo table (a row of ratings.csv).
+#[derive(Serialize, Debug)]
+struct RatingRow {
+    rank: usize,
+    engine: String,
+    elo: f64,
+    se: f64,
+    lower: f64,
+    upper: f64,
+    games: u64,
+    points: f64,
+    score: f64,
+}
+
+/// tournament.json.
+#[derive(Serialize)]
+struct Report<'a> {
+    variant: String,
+    format: Format,
+    games_per_pair: u64,
+    /// `mean` or the anchored engine's name.
+    anchor: String,
+    draw_model: &'static str,
+    engines: Vec<EngineEntry>,
+    pairs: &'a [PairRow],
+    ratings: &'a [RatingRow],
+}
+
+#[derive(Serialize)]
+struct EngineEntry {
+    name: String,
+    settings: String,
+}
+
+/// A bar over the whole tournament, and the tally of the pairing being played.
+struct Ui {
+    bar: ProgressBar,
+    tally: Tally,
+}
+
+impl Ui {
+    fn new(quiet: bool, total: u64) -> Ui {
+        let bar = if quiet || !std::io::stderr().is_terminal() {
+            ProgressBar::hidden()
+        } else {
+            let bar = ProgressBar::new(total);
+            let style = ProgressStyle::with_template("[{elapsed_precise}] {bar:30.cyan/blue} {pos}/{len} games {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar.enable_steady_tick(Duration::from_millis(500));
+            bar
+        };
+        Ui { bar, tally: Tally::default() }
+    }
+}
+
+impl Progress for Ui {
+    fn begin(&mut self, _total: u64, done: u64) {
+        self.bar.inc(done);
+    }
+    fn resumed(&mut self, rec: &GameRecord) {
+        self.tally.add(rec);
+    }
+    fn finished(&mut self, rec: &GameRecord) -> bool {
+        self.tally.add(rec);
+        self.bar.inc(1);
+        true
+    }
+}
+
+/// The engines of the spec texts, checked: three or more, names distinct.
+fn engine_defs(texts: &[String]) -> Result<Vec<EngineDef>> {
+    let defs = texts.iter().map(|t| engine_spec::parse(t)).collect::<Result<Vec<_>>>()?;
+    ensure!(defs.len() >= 3, "a tournament needs three or more engines (--engine), not {}", defs.len());
+    for (i, d) in defs.iter().enumerate() {
+        if defs[..i].iter().any(|e| e.name == d.name) {
+            bail!("two engines are named '{}': names must be distinct", d.name);
+        }
+    }
+    Ok(defs)
+}
+
+/// The row of a finished pairing.
+fn pair_row(a: &str, b: &str, t: &Tally, dir: &Path) -> PairRow {
+    let f = &t.first;
+    let e = estimate(t);
+    let p = t.penta.0;
+    PairRow {
+        engine_a: a.to_owned(),
+        engine_b: b.to_owned(),
+        games: f.games(),
+        wins: f.wins,
+        draws: f.draws,
+        losses: f.losses,
+        score: e.as_ref().map_or(0.5, |e| e.score),
+        elo: e.as_ref().map(|e| e.elo),
+        elo_error: e.as_ref().map(|e| e.error),
+        elo_lower: e.as_ref().map(|e| e.lower),
+        elo_upper: e.as_ref().map(|e| e.upper),
+        los: e.as_ref().map(|e| e.los),
+        penta_0: p[0],
+        penta_1: p[1],
+        penta_2: p[2],
+        penta_3: p[3],
+        penta_4: p[4],
+        dir: dir.display().to_string(),
+    }
+}
+
+/// The Elo table: the fit's ratings, best first.
+fn rating_rows(fit: &RatingFit) -> Vec<RatingRow> {
+    let mut rows: Vec<RatingRow> = fit
+        .ratings
+        .iter()
+        .map(|r| RatingRow {
+            rank: 0,
+            engine: r.player.clone(),
+            elo: r.rating,
+            se: r.se,
+            lower: r.lo,
+            upper: r.hi,
+            games: r.games,
+            points: r.points,
+            score: if r.games > 0 { r.points / r.games as f64 } else { 0.0 },
+        })
+        .collect();
+    rows.sort_by(|x, y| y.elo.total_cmp(&x.elo));
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.rank = i + 1;
+    }
+    rows
+}
+
+/// Writes `rows` as CSV to `path`.
+fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
+    let mut w = csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+    for r in rows {
+        w.serialize(r).with_context(|| format!("writing {}", path.display()))?;
+    }
+    w.flush().with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+struct Run<'a>(&'a Args);
+
+impl WithPosition for Run<'_> {
+    type Output = Result<()>;
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
+        let a = self.0;
+        let defs = engine_defs(&a.engines)?;
+        ensure!(
+            a.games_per_pair >= 2 && a.games_per_pair.is_multiple_of(2),
+            "--games-per-pair {}: must be even and at least 2 (each opening is played twice, colours swapped)",
+            a.games_per_pair
+        );
+        let anchor = match &a.anchor {
+            None => Anchor::Mean,
+            Some(name) => Anchor::Player(defs.iter().position(|d| &d.name == name).with_context(|| {
+                format!("--anchor {name}: no engine of that name (engines: {})", names(&defs).join(", "))
+            })?),
+        };
+        let shared = limits_or_default(&a.limits);
+        let specs = defs
+            .iter()
+            .zip(&a.engines)
+            .map(|(d, text)| {
+                let config = d.engine.config(rules.name()).with_context(|| format!("--engine {text}"))?;
+                Ok(EngineSpec { label: d.name.clone(), config, limits: d.limits.given().unwrap_or(shared) })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let openings = crate::cmd::book::openings::<P>(rules, &a.openings, a.seed, a.games_per_pair / 2)?;
+        let pairs = pairings(a.format, defs.len());
+        std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+        let started = Instant::now();
+        let mut ui = Ui::new(a.quiet, a.games_per_pair * pairs.len() as u64);
+        let mut results = Results::new(names(&defs));
+        let (mut rows, mut lines) = (Vec::new(), Vec::new());
+        let (mut played, mut total) = (0, 0);
+        // SIGINT, SIGTERM and SIGHUP stop the pairing being played cleanly; the rest are not begun.
+        let guard = crate::interrupt::run()?;
+        for &(i, j) in &pairs {
+            let (x, y) = (&specs[i], &specs[j]);
+            let dir = a.out.join(format!("{}-vs-{}", x.label, y.label));
+            let cfg = RunConfig {
+                seed: a.seed,
+                games: a.games_per_pair,
+                threads: a.threads,
+                openings: openings.clone(),
+                opening_filter: None,
+                paired: true,
+                adjudication: Adjudication { max_plies: a.max_plies, ..Adjudication::default() },
+                engines: vec![x.clone(), y.clone()],
+                event: "stackchess tournament".into(),
+                shard: Shard::WHOLE,
+            };
+            let resume = dir.join(stackchess_selfplay::records::MANIFEST).exists();
+            ui.tally = Tally::of(true, &x.label);
+            let summary = if crate::interrupt::STOP.load(Ordering::SeqCst) {
+                None
+            } else {
+                let s = stackchess_selfplay::run::<P>(rules, &dir, &cfg, resume, &crate::interrupt::STOP, &mut ui)
+                    .with_context(|| {
+                        format!(
+                            "{} vs {} in {} (remove it to start the pairing afresh)",
+                            x.label,
+                            y.label,
+                            dir.display()
+                        )
+                    })?;
+                Some(s)
+            };
+            let Some(summary) = summary.filter(|s| s.end == RunEnd::Complete) else {
+                ui.bar.finish_and_clear();
+                bail!(
+                    "interrupted during {} vs {}; run the same command again to resume the tournament in {}",
+                    x.label,
+                    y.label,
+                    a.out.display()
+                );
+            };
+            played += summary.played;
+            total += summary.done;
+            let t = &ui.tally;
+            results.pairs.push((i, j, t.first));
+            let f = &t.first;
+            lines.push(format!(
+                "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+                x.label,
+                y.label,
+                f.wins,
+                f.losses,
+                f.draws,
+                f.score().unwrap_or(0.5),
+                f.games()
+            ));
+            if let Some(e) = estimate(t) {
+                lines.push(format!("  {e}"));
+            }
+            lines.push(format!("  Ptnml(0-2): {} ({} complete pairs)", t.penta, t.penta.pairs()));
+            rows.push(pair_row(&x.label, &y.label, t, &dir));
+        }
+        drop(guard);
+        ui.bar.finish_and_clear();
+        let kind = match a.format {
+            Format::RoundRobin => "round robin",
+            Format::Gauntlet => "gauntlet",
+        };
+        lines.insert(
+            0,
+            format!(
+                "Tournament ({kind}) of {} engines in {}: {total} games in {} pairings ({played} played now in {})",
+                defs.len(),
+                a.out.display(),
+                pairs.len(),
+                format_duration(started.elapsed())
+            ),
+        );
+        emit(&lines)?;
+        write_csv(&a.out.join("pairs.csv"), &rows)?;
+        let fit = fit_ratings(&results, DrawModel::HalfPoint, anchor)
+            .map_err(anyhow::Error::msg)
+            .context("the Elo table cannot be fitted (play more games per pair)")?;
+        let table = rating_rows(&fit);
+        let mut lines = table_lines(&table, a.anchor.as_deref());
+        lines.extend(specs.iter().map(|s| format!("{}: {}", s.label, s.describe())));
+        emit(&lines)?;
+        write_csv(&a.out.join("ratings.csv"), &table)?;
+        let report = Report {
+            variant: rules.name().to_owned(),
+            format: a.format,
+            games_per_pair: a.games_per_pair,
+            anchor: a.anchor.clone().unwrap_or_else(|| "mean".into()),
+            draw_model: "half-point",
+            engines: specs.iter().map(|s| EngineEntry { name: s.label.clone(), settings: s.describe() }).collect(),
+            pairs: &rows,
+            ratings: &table,
+        };
+        let path = a.out.join("tournament.json");
+        let json = serde_json::to_string_pretty(&report).context("writing tournament.json")?;
+        std::fs::write(&path, json + "\n").with_context(|| format!("writing {}", path.display()))?;
+        Ok(())
+    }
+}
+
+/// The Elo table as text: a heading that says where 0 is, then one line per engine.
+fn table_lines(table: &[RatingRow], anchor: Option<&str>) -> Vec<String> {
+    let zero = anchor.map_or_else(|| "the mean at 0".to_owned(), |n| format!("{n} at 0"));
+    let width = table.iter().map(|r| r.engine.len()).max().unwrap_or(0).max(6);
+    let mut lines = vec![
+        format!("Elo by maximum likelihood over all games (draws as half points, {zero}), 95% intervals:"),
+        format!(
+            "{:>4}  {:<width$}  {:>7}  {:>6}  {:>17}  {:>6}  {:>7}  {:>6}",
+            "Rank", "Engine", "Elo", "+/-", "95% interval", "Games", "Points", "Score"
+        ),
+    ];
+    for r in table {
+        lines.push(format!(
+            "{:>4}  {:<width$}  {:>7.1}  {:>6.1}  {:>17}  {:>6}  {:>7.1}  {:>5.1}%",
+            r.rank,
+            r.engine,
+            r.elo,
+            Z95 * r.se,
+            format!("[{:.1}, {:.1}]", r.lower, r.upper),
+            r.games,
+            r.points,
+            r.score * 100.0
+        ));
+    }
+    lines
+}
+
+/// Writes `lines` to stdout (a closed pipe is an error `main` treats as success, not a panic).
+fn emit(lines: &[String]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    for l in lines {
+        writeln!(out, "{l}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn names(defs: &[EngineDef]) -> Vec<String> {
+    defs.iter().map(|d| d.name.clone()).collect()
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<()> {
+    a.variant.load()?.with(Run(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_pairs_everyone_and_gauntlet_the_first() {
+        assert_eq!(pairings(Format::RoundRobin, 4), [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
+        assert_eq!(pairings(Format::Gauntlet, 4), [(0, 1), (0, 2), (0, 3)]);
+    }
+}
