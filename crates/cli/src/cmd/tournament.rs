@@ -198,7 +198,7 @@ fn pair_row(a: &str, b: &str, t: &Tally, dir: &Path) -> PairRow {
         wins: f.wins,
         draws: f.draws,
         losses: f.losses,
-        score: e.as_ref().map_or(0.5, |e| e.score),
+        score: f.score().unwrap_or(0.5),
         elo: e.as_ref().map(|e| e.elo),
         elo_error: e.as_ref().map(|e| e.error),
         elo_lower: e.as_ref().map(|e| e.lower),
@@ -363,6 +363,10 @@ impl WithPosition for Run<'_> {
         );
         emit(&lines)?;
         write_csv(&a.out.join("pairs.csv"), &rows)?;
+        // Tables of an earlier invocation must not outlive a fit that fails now.
+        for stale in ["ratings.csv", "tournament.json"] {
+            let _ = std::fs::remove_file(a.out.join(stale));
+        }
         let fit = fit_ratings(&results, DrawModel::HalfPoint, anchor)
             .map_err(anyhow::Error::msg)
             .context("the Elo table cannot be fitted (play more games per pair)")?;
@@ -437,6 +441,66 @@ pub fn run(a: &Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Game `index` of a pairing (games `2k`, `2k + 1` share opening `k`): `a` has White in even games.
+    fn game(index: u64, a: &str, b: &str, a_half_points: u8) -> GameRecord {
+        let (white, black) = if index.is_multiple_of(2) { (a, b) } else { (b, a) };
+        let white_half = if index.is_multiple_of(2) { a_half_points } else { 2 - a_half_points };
+        let result = ["0-1", "1/2-1/2", "1-0"][usize::from(white_half)];
+        GameRecord {
+            index,
+            pair: index / 2,
+            white: white.into(),
+            black: black.into(),
+            result: result.into(),
+            ..GameRecord::default()
+        }
+    }
+
+    /// A beats B 3/4 (two wins, two draws), B beats C 3/4 (three wins, a loss), A beats C 9/10:
+    /// every score is the logistic expectation of ratings g = 400·log10(3) = 190.849 apart
+    /// (3/4 = 1/(1 + 10^(−g/400)), 9/10 for 2g), so the likelihood's maximum fits every pair
+    /// exactly: A = +g, B = 0, C = −g with the mean at 0.
+    ///
+    /// Anchored at A: A = 0, B = −g, C = −2g. Standard errors by hand (c = ln 10 / 400, per pair
+    /// n·E·(1 − E) = 0.75, 0.75, 0.9 in units of c²): with A fixed the information of (B, C) is
+    /// [[1.5, −0.75], [−0.75, 1.65]], det 1.9125, so sd(B) = √(1.65/1.9125)/c = 161.36 and
+    /// sd(C) = √(1.5/1.9125)/c = 153.85.
+    #[test]
+    fn three_engine_table_from_records_matches_hand_values() {
+        let fixture: [(&str, &str, &[u8]); 3] =
+            [("A", "B", &[2, 2, 1, 1]), ("B", "C", &[2, 2, 2, 0]), ("A", "C", &[2, 2, 2, 2, 2, 2, 2, 2, 2, 0])];
+        let mut results = Results::new(vec!["A".into(), "B".into(), "C".into()]);
+        for (a, b, halves) in fixture {
+            let mut t = Tally::of(true, a);
+            for (i, &h) in halves.iter().enumerate() {
+                t.add(&game(i as u64, a, b, h));
+            }
+            let idx = |n: &str| results.players.iter().position(|p| p == n).unwrap();
+            let (i, j) = (idx(a), idx(b));
+            results.pairs.push((i, j, t.first));
+            let row = pair_row(a, b, &t, Path::new("d"));
+            assert_eq!(row.games, halves.len() as u64);
+            assert!(
+                (row.score - halves.iter().map(|&h| f64::from(h)).sum::<f64>() / 2.0 / halves.len() as f64).abs()
+                    < 1e-12
+            );
+        }
+        let g = 400.0 * 3f64.log10();
+        let close = |x: f64, y: f64, tol: f64| (x - y).abs() <= tol;
+        let mean = rating_rows(&fit_ratings(&results, DrawModel::HalfPoint, Anchor::Mean).unwrap());
+        let order: Vec<&str> = mean.iter().map(|r| r.engine.as_str()).collect();
+        assert_eq!(order, ["A", "B", "C"]);
+        assert!(close(mean[0].elo, g, 1e-6) && close(mean[1].elo, 0.0, 1e-6) && close(mean[2].elo, -g, 1e-6));
+        assert_eq!((mean[0].games, mean[0].points, mean[0].rank), (14, 12.0, 1));
+        let at_a = rating_rows(&fit_ratings(&results, DrawModel::HalfPoint, Anchor::Player(0)).unwrap());
+        assert!(close(at_a[0].elo, 0.0, 1e-9) && close(at_a[0].se, 0.0, 1e-9));
+        assert!(close(at_a[1].elo, -g, 1e-6) && close(at_a[2].elo, -2.0 * g, 1e-6));
+        assert!(close(at_a[1].se, 161.36, 0.01) && close(at_a[2].se, 153.85, 0.01), "{at_a:?}");
+        assert!(close(at_a[2].upper - at_a[2].elo, Z95 * at_a[2].se, 1e-9));
+        let text = table_lines(&at_a, Some("A")).join("\n");
+        assert!(text.contains("A at 0") && text.contains("-381.7"), "{text}");
+    }
 
     #[test]
     fn round_robin_pairs_everyone_and_gauntlet_the_first() {
