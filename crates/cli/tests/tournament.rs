@@ -176,3 +176,43 @@ fn bad_engine_specs_are_refused_with_the_spec_and_key_named() {
     // Nothing was played.
     assert!(!dir.join("A-vs-B").exists());
 }
+
+#[test]
+fn sigterm_stops_the_pairing_cleanly_and_a_rerun_completes_it() {
+    let dir = tmp("signal");
+    let args = |out: &Path| {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("stackchess"));
+        c.args(["tournament", "-v", "fide", "--games-per-pair", "6", "--threads", "1", "-q"])
+            .args(["--engine", "name=a,nodes=2000", "--engine", "name=b,nodes=3000", "--engine", "name=c,nodes=4000"])
+            .arg("--out")
+            .arg(out);
+        c
+    };
+    let child = args(&dir).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let first = dir.join("a-vs-b").join("games.csv");
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&first).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(started.elapsed() < std::time::Duration::from_mins(1), "no game finished");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let kill = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("interrupted during a vs b") && stderr.contains("run the same command again"), "{stderr}");
+    let kept: Vec<_> = read_records(&first).unwrap().into_iter().map(|r| r.without_timing()).collect();
+    assert!(!kept.is_empty() && kept.len() < 6, "{} games kept", kept.len());
+    assert!(!dir.join("a-vs-c").exists(), "no pairing begins after the signal");
+
+    let again = args(&dir).output().unwrap();
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert!(stdout.contains(&format!("18 games in 3 pairings ({} played now", 18 - kept.len())), "{stdout}");
+    let all: Vec<_> = read_records(&first).unwrap().into_iter().map(|r| r.without_timing()).collect();
+    assert_eq!(all.len(), 6);
+    for g in &kept {
+        assert!(all.contains(g), "game {} kept as it was", g.game_id);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
