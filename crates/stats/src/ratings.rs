@@ -67,6 +67,20 @@ impl Results {
         }
     }
 
+    /// The table with `draws` virtual draws added to every pair that met (`BayesElo`'s `prior`):
+    /// a player who won or lost every game then has a finite rating, and every rating is pulled
+    /// a little towards its opponents'.
+    #[must_use]
+    pub fn with_virtual_draws(&self, draws: u64) -> Results {
+        let mut r = self.clone();
+        for (_, _, w) in &mut r.pairs {
+            if w.games() > 0 {
+                w.draws += draws;
+            }
+        }
+        r
+    }
+
     /// Each player's games and points.
     #[must_use]
     pub fn totals(&self) -> Vec<(u64, f64)> {
@@ -421,6 +435,24 @@ mod tests {
         }
         assert!(close(fit.log_likelihood, mean.log_likelihood, 1e-9));
         assert!(fit_ratings(&three(), DrawModel::HalfPoint, Anchor::Player(3)).unwrap_err().contains("no such player"));
+    }
+
+    #[test]
+    fn virtual_draws_give_a_perfect_score_a_finite_rating() {
+        // A beats B twice: no finite maximum. One virtual draw makes it 2.5 of 3, so the gap is
+        // the Elo of a 5/6 score: 400·log10(5) = 279.59.
+        let mut r = Results::new(vec!["A".into(), "B".into(), "C".into()]);
+        r.add(0, 1, 2);
+        r.add(0, 1, 2);
+        assert!(fit_ratings(&r, DrawModel::HalfPoint, Anchor::Mean).is_err());
+        let two = Results { players: r.players[..2].to_vec(), pairs: r.pairs.clone() };
+        let fit = fit_ratings(&two.with_virtual_draws(1), DrawModel::HalfPoint, Anchor::Player(1)).unwrap();
+        assert!(close(fit.ratings[0].rating, 400.0 * 5f64.log10(), 1e-6), "{:?}", fit.ratings);
+        assert!(close(400.0 * 5f64.log10(), 279.59, 0.01));
+        // Only pairs that met get draws: C, who met no one, still has no games.
+        let prior = r.with_virtual_draws(2);
+        assert_eq!(prior.pairs, vec![(0, 1, Wdl { wins: 2, draws: 2, losses: 0 })]);
+        assert!(fit_ratings(&prior, DrawModel::HalfPoint, Anchor::Mean).unwrap_err().contains("player C has no games"));
     }
 
     #[test]
