@@ -121,10 +121,13 @@ fn round_robin_plays_every_pair_writes_the_tables_and_resumes() {
 #[test]
 fn a_gauntlet_plays_the_first_engine_against_the_others_anchored_at_it() {
     let dir = tmp("gauntlet");
-    let out = tournament(&dir, &["--format", "gauntlet", "--anchor", "n50"]);
+    let out = tournament(&dir, &["--format", "gauntlet", "--anchor", "n50", "--prior-draws", "1"]);
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("n50 at 0"), "{stdout}");
+    assert!(stdout.contains("n50 at 0, 1 virtual draws per pairing"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tournament.json")).unwrap()).unwrap();
+    assert_eq!((json["prior_draws"].as_u64(), json["format"].as_str()), (Some(1), Some("gauntlet")));
     let pairs = csv_rows(&dir.join("pairs.csv"));
     assert_eq!(
         pairs.iter().map(|p| (p["engine_a"].as_str(), p["engine_b"].as_str())).collect::<Vec<_>>(),

@@ -55,6 +55,10 @@ pub struct Args {
     /// Put this engine at 0 in the Elo table (default: the mean of all ratings is 0).
     #[arg(long, value_name = "NAME")]
     anchor: Option<String>,
+    /// Virtual draws added to every pairing before the fit (`BayesElo`'s prior): an engine that
+    /// won or lost every game can then be rated. The games and points shown stay the real ones.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    prior_draws: u64,
     /// Worker threads (default: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -127,6 +131,8 @@ struct Report<'a> {
     /// `mean` or the anchored engine's name.
     anchor: String,
     draw_model: &'static str,
+    /// Virtual draws per pairing in the fit.
+    prior_draws: u64,
     engines: Vec<EngineEntry>,
     pairs: &'a [PairRow],
     ratings: &'a [RatingRow],
@@ -213,21 +219,23 @@ fn pair_row(a: &str, b: &str, t: &Tally, dir: &Path) -> PairRow {
     }
 }
 
-/// The Elo table: the fit's ratings, best first.
-fn rating_rows(fit: &RatingFit) -> Vec<RatingRow> {
+/// The Elo table: the fit's ratings, best first, with each engine's real games and points
+/// (`totals`, in the fit's order: a prior's virtual draws are not games).
+fn rating_rows(fit: &RatingFit, totals: &[(u64, f64)]) -> Vec<RatingRow> {
     let mut rows: Vec<RatingRow> = fit
         .ratings
         .iter()
-        .map(|r| RatingRow {
+        .zip(totals)
+        .map(|(r, &(games, points))| RatingRow {
             rank: 0,
             engine: r.player.clone(),
             elo: r.rating,
             se: r.se,
             lower: r.lo,
             upper: r.hi,
-            games: r.games,
-            points: r.points,
-            score: if r.games > 0 { r.points / r.games as f64 } else { 0.0 },
+            games,
+            points,
+            score: if games > 0 { points / games as f64 } else { 0.0 },
         })
         .collect();
     rows.sort_by(|x, y| y.elo.total_cmp(&x.elo));
@@ -367,11 +375,11 @@ impl WithPosition for Run<'_> {
         for stale in ["ratings.csv", "tournament.json"] {
             let _ = std::fs::remove_file(a.out.join(stale));
         }
-        let fit = fit_ratings(&results, DrawModel::HalfPoint, anchor)
+        let fit = fit_ratings(&results.with_virtual_draws(a.prior_draws), DrawModel::HalfPoint, anchor)
             .map_err(anyhow::Error::msg)
-            .context("the Elo table cannot be fitted (play more games per pair)")?;
-        let table = rating_rows(&fit);
-        let mut lines = table_lines(&table, a.anchor.as_deref());
+            .context("the Elo table cannot be fitted (play more games per pair, or add --prior-draws 1)")?;
+        let table = rating_rows(&fit, &results.totals());
+        let mut lines = table_lines(&table, a.anchor.as_deref(), a.prior_draws);
         lines.extend(specs.iter().map(|s| format!("{}: {}", s.label, s.describe())));
         emit(&lines)?;
         write_csv(&a.out.join("ratings.csv"), &table)?;
@@ -381,6 +389,7 @@ impl WithPosition for Run<'_> {
             games_per_pair: a.games_per_pair,
             anchor: a.anchor.clone().unwrap_or_else(|| "mean".into()),
             draw_model: "half-point",
+            prior_draws: a.prior_draws,
             engines: specs.iter().map(|s| EngineEntry { name: s.label.clone(), settings: s.describe() }).collect(),
             pairs: &rows,
             ratings: &table,
@@ -393,8 +402,11 @@ impl WithPosition for Run<'_> {
 }
 
 /// The Elo table as text: a heading that says where 0 is, then one line per engine.
-fn table_lines(table: &[RatingRow], anchor: Option<&str>) -> Vec<String> {
-    let zero = anchor.map_or_else(|| "the mean at 0".to_owned(), |n| format!("{n} at 0"));
+fn table_lines(table: &[RatingRow], anchor: Option<&str>, prior_draws: u64) -> Vec<String> {
+    let mut zero = anchor.map_or_else(|| "the mean at 0".to_owned(), |n| format!("{n} at 0"));
+    if prior_draws > 0 {
+        zero += &format!(", {prior_draws} virtual draws per pairing");
+    }
     let width = table.iter().map(|r| r.engine.len()).max().unwrap_or(0).max(6);
     let mut lines = vec![
         format!("Elo by maximum likelihood over all games (draws as half points, {zero}), 95% intervals:"),
@@ -488,17 +500,18 @@ mod tests {
         }
         let g = 400.0 * 3f64.log10();
         let close = |x: f64, y: f64, tol: f64| (x - y).abs() <= tol;
-        let mean = rating_rows(&fit_ratings(&results, DrawModel::HalfPoint, Anchor::Mean).unwrap());
+        let mean = rating_rows(&fit_ratings(&results, DrawModel::HalfPoint, Anchor::Mean).unwrap(), &results.totals());
         let order: Vec<&str> = mean.iter().map(|r| r.engine.as_str()).collect();
         assert_eq!(order, ["A", "B", "C"]);
         assert!(close(mean[0].elo, g, 1e-6) && close(mean[1].elo, 0.0, 1e-6) && close(mean[2].elo, -g, 1e-6));
         assert_eq!((mean[0].games, mean[0].points, mean[0].rank), (14, 12.0, 1));
-        let at_a = rating_rows(&fit_ratings(&results, DrawModel::HalfPoint, Anchor::Player(0)).unwrap());
+        let at_a =
+            rating_rows(&fit_ratings(&results, DrawModel::HalfPoint, Anchor::Player(0)).unwrap(), &results.totals());
         assert!(close(at_a[0].elo, 0.0, 1e-9) && close(at_a[0].se, 0.0, 1e-9));
         assert!(close(at_a[1].elo, -g, 1e-6) && close(at_a[2].elo, -2.0 * g, 1e-6));
         assert!(close(at_a[1].se, 161.36, 0.01) && close(at_a[2].se, 153.85, 0.01), "{at_a:?}");
         assert!(close(at_a[2].upper - at_a[2].elo, Z95 * at_a[2].se, 1e-9));
-        let text = table_lines(&at_a, Some("A")).join("\n");
+        let text = table_lines(&at_a, Some("A"), 0).join("\n");
         assert!(text.contains("A at 0") && text.contains("-381.7"), "{text}");
     }
 
