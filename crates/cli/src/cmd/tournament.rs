@@ -403,13 +403,11 @@ impl WithPosition for Run<'_> {
 
 /// The Elo table as text: a heading that says where 0 is, then one line per engine.
 fn table_lines(table: &[RatingRow], anchor: Option<&str>, prior_draws: u64) -> Vec<String> {
-    let mut zero = anchor.map_or_else(|| "the mean at 0".to_owned(), |n| format!("{n} at 0"));
-    if prior_draws > 0 {
-        zero += &format!(", {prior_draws} virtual draws per pairing");
-    }
+    let zero = anchor.map_or_else(|| "the mean at 0".to_owned(), |n| format!("{n} at 0"));
+    let prior = if prior_draws > 0 { format!(", {prior_draws} virtual draws per pairing") } else { String::new() };
     let width = table.iter().map(|r| r.engine.len()).max().unwrap_or(0).max(6);
     let mut lines = vec![
-        format!("Elo by maximum likelihood over all games (draws as half points, {zero}), 95% intervals:"),
+        format!("Elo by maximum likelihood over all games (draws as half points, {zero}{prior}), 95% intervals:"),
         format!(
             "{:>4}  {:<width$}  {:>7}  {:>6}  {:>17}  {:>6}  {:>7}  {:>6}",
             "Rank", "Engine", "Elo", "+/-", "95% interval", "Games", "Points", "Score"
