@@ -2,6 +2,7 @@
 
 mod cmd;
 mod common;
+mod engine_spec;
 mod interrupt;
 mod shard;
 
@@ -38,6 +39,8 @@ enum Command {
     Book(cmd::book::Args),
     /// Play engine A against engine B: score, Elo with a 95% interval, pentanomial counts, SPRT.
     Match(cmd::match_::Args),
+    /// Three or more engines, round robin or gauntlet: per-pair results and an Elo table (maximum likelihood).
+    Tournament(cmd::tournament::Args),
     /// Rule sets: print the effective rules of a rule file or variant, or check a rule file.
     Rules(cmd::rules::Args),
     /// Learn a rule set's evaluation parameters from its own self-play games (Texel's method).
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Command::Engine(a) => cmd::engine::run(&a),
         Command::Selfplay(a) => cmd::selfplay::run(&a),
         Command::Match(a) => cmd::match_::run(&a),
+        Command::Tournament(a) => cmd::tournament::run(&a),
         Command::Merge(a) => cmd::merge::run(&a),
         Command::Rules(a) => cmd::rules::run(&a),
         Command::View(a) => cmd::view::run(&a),

@@ -7,8 +7,9 @@ pub use stackchess_stats::{
 };
 use std::collections::{BTreeMap, HashMap};
 
-/// Running counts over the records of a run: results by colour, the first engine's (`A`'s, or
-/// White's in self-play) results and pentanomial pairs, and terminations.
+/// Running counts over the records of a run: results by colour, the first engine's (`A`'s, or the
+/// engine named in [`Tally::of`], or White's in self-play) results and pentanomial pairs, and
+/// terminations.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
     /// Games counted.
@@ -29,6 +30,8 @@ pub struct Tally {
     pub plies: u64,
     /// Whether games come in colour-swapped pairs.
     paired: bool,
+    /// The label of the engine counted in `first` (`None`: `A`).
+    first_label: Option<String>,
     /// `A`'s half points in the first game of pairs not complete yet.
     open_pairs: HashMap<u64, u8>,
 }
@@ -38,6 +41,12 @@ impl Tally {
     #[must_use]
     pub fn new(paired: bool) -> Tally {
         Tally { paired, ..Tally::default() }
+    }
+
+    /// An empty tally counting `first`'s results (the label its records carry).
+    #[must_use]
+    pub fn of(paired: bool, first: &str) -> Tally {
+        Tally { paired, first_label: Some(first.to_owned()), ..Tally::default() }
     }
 
     /// Counts one game.
@@ -55,7 +64,7 @@ impl Tally {
         }
         self.plies += u64::from(rec.plies);
         *self.terminations.entry(rec.termination.clone()).or_default() += 1;
-        let half = if rec.black == "A" { 2 - white_half } else { white_half };
+        let half = if rec.black == self.first_label.as_deref().unwrap_or("A") { 2 - white_half } else { white_half };
         self.first.add(half);
         if self.paired {
             match self.open_pairs.remove(&rec.pair) {
@@ -97,5 +106,12 @@ mod tests {
         assert_eq!(t.first, Wdl { wins: 3, draws: 1, losses: 1 });
         assert_eq!(t.penta, Penta([0, 0, 0, 1, 1]));
         assert_eq!(t.terminations["checkmate"], 5);
+        // Counted for B instead: the mirror image.
+        let mut b = Tally::of(true, "B");
+        for r in [rec(0, "A", "1-0"), rec(1, "B", "0-1"), rec(2, "A", "1/2-1/2"), rec(3, "B", "1-0")] {
+            b.add(&r);
+        }
+        assert_eq!(b.first, Wdl { wins: 1, draws: 1, losses: 2 });
+        assert_eq!(b.penta, Penta([1, 0, 0, 1, 0]));
     }
 }

@@ -26,5 +26,5 @@ pub use interval::{
     ClusteredScore, Difference, Interval,
 };
 pub use normal::{erfc, normal_cdf, Z95};
-pub use ratings::{fit_ratings, DrawModel, RatingFit, RatingInterval, Results};
+pub use ratings::{fit_ratings, Anchor, DrawModel, RatingFit, RatingInterval, Results};
 pub use sprt::{Sprt, SprtDecision, SprtModel};

@@ -7,11 +7,12 @@
 //! fitted with the ratings ([`DrawModel::DrawElo`], `BayesElo`'s): `P(win) = f(r_i − r_j − θ)`,
 //! `P(loss) = f(r_j − r_i − θ)`, `P(draw) = 1 − P(win) − P(loss)` with `f(d) = 1/(1 + 10^(−d/400))`.
 //!
-//! **Anchor.** Only differences are identified: the ratings are shifted so that their mean is 0.
+//! **Anchor.** Only differences are identified: the ratings are shifted so that their mean is 0
+//! ([`Anchor::Mean`]) or so that one player is at 0 ([`Anchor::Player`], Ordo's `-A`).
 //!
 //! **Intervals.** From the observed information (the negative Hessian of the log-likelihood at
-//! the maximum): its inverse is the covariance of the free ratings, carried through the mean-0
-//! anchoring; each rating's 95% interval is `r ± 1.96·sd`.
+//! the maximum): its inverse is the covariance of the free ratings, carried through the
+//! anchoring; each rating's 95% interval is `r ± 1.96·sd` (the anchored player's is 0 wide).
 
 use crate::logistic::solve;
 use crate::normal::Z95;
@@ -26,6 +27,16 @@ pub enum DrawModel {
     /// A draw has its own probability through a fitted draw parameter θ, in Elo (`BayesElo`'s
     /// `drawelo`).
     DrawElo,
+}
+
+/// Where the ratings' zero is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Anchor {
+    /// The mean of all ratings is 0.
+    #[default]
+    Mean,
+    /// This player (an index into [`Results::players`]) is at 0.
+    Player(usize),
 }
 
 /// A results table: the players, and the games between pairs of them.
@@ -56,6 +67,20 @@ impl Results {
         }
     }
 
+    /// The table with `draws` virtual draws added to every pair that met (`BayesElo`'s `prior`):
+    /// a player who won or lost every game then has a finite rating, and every rating is pulled
+    /// a little towards its opponents'.
+    #[must_use]
+    pub fn with_virtual_draws(&self, draws: u64) -> Results {
+        let mut r = self.clone();
+        for (_, _, w) in &mut r.pairs {
+            if w.games() > 0 {
+                w.draws += draws;
+            }
+        }
+        r
+    }
+
     /// Each player's games and points.
     #[must_use]
     pub fn totals(&self) -> Vec<(u64, f64)> {
@@ -76,7 +101,7 @@ impl Results {
 pub struct RatingInterval {
     /// The player.
     pub player: String,
-    /// Rating, Elo (the mean of all ratings is 0).
+    /// Rating, Elo, relative to the fit's [`Anchor`].
     pub rating: f64,
     /// Standard error.
     pub se: f64,
@@ -95,6 +120,8 @@ pub struct RatingInterval {
 pub struct RatingFit {
     /// Per player, in the order of [`Results::players`].
     pub ratings: Vec<RatingInterval>,
+    /// Where the ratings' zero is.
+    pub anchor: Anchor,
     /// The draw parameter θ in Elo ([`DrawModel::DrawElo`] only).
     pub draw_elo: Option<f64>,
     /// The log-likelihood at the maximum.
@@ -198,16 +225,21 @@ fn root(group: &mut [usize], mut i: usize) -> usize {
     i
 }
 
-/// Fits the ratings of `results` by maximum likelihood.
+/// Fits the ratings of `results` by maximum likelihood, their zero at `anchor`.
 ///
 /// # Errors
-/// Fewer than two players, a game naming no player, a player without games or with a perfect
+/// An anchor naming no player, fewer than two players, a game naming no player, a player without games or with a perfect
 /// (or zero) score against everyone (the likelihood has no finite maximum), players in groups
 /// that never met, or, for the draw model, no draws or no decisive games.
-pub fn fit_ratings(results: &Results, model: DrawModel) -> Result<RatingFit, String> {
+pub fn fit_ratings(results: &Results, model: DrawModel, anchor: Anchor) -> Result<RatingFit, String> {
     let n = results.players.len();
     if n < 2 {
         return Err("a rating fit needs at least two players".into());
+    }
+    if let Anchor::Player(i) = anchor {
+        if i >= n {
+            return Err(format!("the anchor is player {i} of {n}: no such player"));
+        }
     }
     if let Some(&(a, b, _)) = results.pairs.iter().find(|&&(a, b, _)| a >= n || b >= n || a == b) {
         return Err(format!("a game between players {a} and {b} of {n}: no such pair"));
@@ -277,18 +309,24 @@ pub fn fit_ratings(results: &Results, model: DrawModel) -> Result<RatingFit, Str
             solve(info.clone(), &e).ok_or("singular information matrix at the maximum")
         })
         .collect::<Result<_, _>>()?;
-    // Full ratings (player 0 at 0), shifted to mean 0: r' = A·r with A = I − 11ᵀ/N.
+    // Full ratings (player 0 at 0), then anchored: r' = r − (w·r)·1, with w the anchor's weights
+    // (1/N each for the mean, the unit vector of the anchored player).
     let full: Vec<f64> = (0..n).map(|i| if i == 0 { 0.0 } else { p[i - 1] }).collect();
-    let mean = full.iter().sum::<f64>() / n as f64;
-    let cov_full = |i: usize, j: usize| if i == 0 || j == 0 { 0.0 } else { cov[i - 1][j - 1] };
     let nf = n as f64;
-    let row_mean: Vec<f64> = (0..n).map(|i| (0..n).map(|j| cov_full(i, j)).sum::<f64>() / nf).collect();
-    let all_mean = row_mean.iter().sum::<f64>() / nf;
+    let w: Vec<f64> = match anchor {
+        Anchor::Mean => vec![1.0 / nf; n],
+        Anchor::Player(a) => (0..n).map(|i| if i == a { 1.0 } else { 0.0 }).collect(),
+    };
+    let zero: f64 = w.iter().zip(&full).map(|(w, r)| w * r).sum();
+    let cov_full = |i: usize, j: usize| if i == 0 || j == 0 { 0.0 } else { cov[i - 1][j - 1] };
+    // (C·w)_i and wᵀ·C·w.
+    let cw: Vec<f64> = (0..n).map(|i| (0..n).map(|j| cov_full(i, j) * w[j]).sum::<f64>()).collect();
+    let wcw: f64 = w.iter().zip(&cw).map(|(w, c)| w * c).sum();
     let ratings = (0..n)
         .map(|i| {
-            // Var(r_i − mean) = C_ii − 2·mean_j C_ij + mean_jk C_jk.
-            let var = (cov_full(i, i) - 2.0 * row_mean[i] + all_mean).max(0.0);
-            let (rating, se) = (full[i] - mean, var.sqrt());
+            // Var(r_i − w·r) = C_ii − 2·(C·w)_i + wᵀ·C·w.
+            let var = (cov_full(i, i) - 2.0 * cw[i] + wcw).max(0.0);
+            let (rating, se) = (full[i] - zero, var.sqrt());
             RatingInterval {
                 player: results.players[i].clone(),
                 rating,
@@ -301,7 +339,7 @@ pub fn fit_ratings(results: &Results, model: DrawModel) -> Result<RatingFit, Str
         })
         .collect();
     let draw_elo = (model == DrawModel::DrawElo).then(|| p[k - 1]);
-    Ok(RatingFit { ratings, draw_elo, log_likelihood: current })
+    Ok(RatingFit { ratings, anchor, draw_elo, log_likelihood: current })
 }
 
 #[cfg(test)]
@@ -331,7 +369,7 @@ mod tests {
 
     #[test]
     fn three_players_half_points_match_hand_values() {
-        let fit = fit_ratings(&three(), DrawModel::HalfPoint).unwrap();
+        let fit = fit_ratings(&three(), DrawModel::HalfPoint, Anchor::Mean).unwrap();
         let gap = 400.0 * 3f64.log10(); // 190.849
         let r: Vec<f64> = fit.ratings.iter().map(|x| x.rating).collect();
         assert!(close(r[0], gap, 1e-6) && close(r[1], 0.0, 1e-6) && close(r[2], -gap, 1e-6), "{r:?}");
@@ -360,7 +398,7 @@ mod tests {
         for h in [2, 2, 2, 2, 1, 1, 1, 1, 0, 0] {
             r.add(0, 1, h);
         }
-        let fit = fit_ratings(&r, DrawModel::DrawElo).unwrap();
+        let fit = fit_ratings(&r, DrawModel::DrawElo, Anchor::Mean).unwrap();
         let logit = |p: f64| (p / (1.0 - p)).ln();
         let d = (logit(0.4) - logit(0.2)) / (2.0 * C);
         let theta = -(logit(0.4) + logit(0.2)) / (2.0 * C);
@@ -368,26 +406,70 @@ mod tests {
         assert!(close(fit.ratings[0].rating, d / 2.0, 1e-4) && close(fit.ratings[1].rating, -d / 2.0, 1e-4));
         assert!(close(fit.draw_elo.unwrap(), theta, 1e-4), "{:?}", fit.draw_elo);
         // The half-point model puts the same pair at the score's Elo: 6/10 → 70.44 apart.
-        let half = fit_ratings(&r, DrawModel::HalfPoint).unwrap();
+        let half = fit_ratings(&r, DrawModel::HalfPoint, Anchor::Mean).unwrap();
         let gap = half.ratings[0].rating - half.ratings[1].rating;
         assert!(close(gap, -400.0 * (1.0 / 0.6 - 1.0f64).log10(), 1e-6), "{gap}");
     }
 
     #[test]
+    fn anchoring_at_a_player_puts_it_at_zero_with_hand_intervals() {
+        let gap = 400.0 * 3f64.log10();
+        let fit = fit_ratings(&three(), DrawModel::HalfPoint, Anchor::Player(0)).unwrap();
+        assert_eq!(fit.anchor, Anchor::Player(0));
+        let r: Vec<f64> = fit.ratings.iter().map(|x| x.rating).collect();
+        assert!(close(r[0], 0.0, 1e-9) && close(r[1], -gap, 1e-6) && close(r[2], -2.0 * gap, 1e-6), "{r:?}");
+        // With A fixed, the free ratings are B and C; in units of c² the information is
+        // B: 0.75 (A–B) + 0.75 (B–C) = 1.5, C: 0.75 + 0.9 (A–C) = 1.65, B–C: −0.75; det 1.9125.
+        // I⁻¹: Var(r_B) = 1.65/1.9125 = 0.862745/c², Var(r_C) = 1.5/1.9125 = 0.784314/c², so
+        // sd 161.36 and 153.85 Elo; A's is 0.
+        let c = C;
+        let (sb, sc) = ((1.65f64 / 1.9125).sqrt() / c, (1.5f64 / 1.9125).sqrt() / c);
+        assert!(close(sb, 161.36, 0.01) && close(sc, 153.85, 0.01), "{sb} {sc}");
+        assert!(close(fit.ratings[0].se, 0.0, 1e-9) && close(fit.ratings[0].lo, 0.0, 1e-9));
+        assert!(close(fit.ratings[1].se, sb, 1e-3), "{}", fit.ratings[1].se);
+        assert!(close(fit.ratings[2].se, sc, 1e-3), "{}", fit.ratings[2].se);
+        // Anchoring moves the zero, not the differences or the likelihood.
+        let mean = fit_ratings(&three(), DrawModel::HalfPoint, Anchor::Mean).unwrap();
+        for (x, y) in fit.ratings.iter().zip(&mean.ratings) {
+            assert!(close(x.rating - fit.ratings[2].rating, y.rating - mean.ratings[2].rating, 1e-6));
+        }
+        assert!(close(fit.log_likelihood, mean.log_likelihood, 1e-9));
+        assert!(fit_ratings(&three(), DrawModel::HalfPoint, Anchor::Player(3)).unwrap_err().contains("no such player"));
+    }
+
+    #[test]
+    fn virtual_draws_give_a_perfect_score_a_finite_rating() {
+        // A beats B twice: no finite maximum. One virtual draw makes it 2.5 of 3, so the gap is
+        // the Elo of a 5/6 score: 400·log10(5) = 279.59.
+        let mut r = Results::new(vec!["A".into(), "B".into(), "C".into()]);
+        r.add(0, 1, 2);
+        r.add(0, 1, 2);
+        assert!(fit_ratings(&r, DrawModel::HalfPoint, Anchor::Mean).is_err());
+        let two = Results { players: r.players[..2].to_vec(), pairs: r.pairs.clone() };
+        let fit = fit_ratings(&two.with_virtual_draws(1), DrawModel::HalfPoint, Anchor::Player(1)).unwrap();
+        assert!(close(fit.ratings[0].rating, 400.0 * 5f64.log10(), 1e-6), "{:?}", fit.ratings);
+        assert!(close(400.0 * 5f64.log10(), 279.59, 0.01));
+        // Only pairs that met get draws: C, who met no one, still has no games.
+        let prior = r.with_virtual_draws(2);
+        assert_eq!(prior.pairs, vec![(0, 1, Wdl { wins: 2, draws: 2, losses: 0 })]);
+        assert!(fit_ratings(&prior, DrawModel::HalfPoint, Anchor::Mean).unwrap_err().contains("player C has no games"));
+    }
+
+    #[test]
     fn tables_without_a_finite_maximum_are_errors() {
         let mut r = Results::new(vec!["a".into(), "b".into()]);
-        assert!(fit_ratings(&r, DrawModel::HalfPoint).unwrap_err().contains("no games"));
+        assert!(fit_ratings(&r, DrawModel::HalfPoint, Anchor::Mean).unwrap_err().contains("no games"));
         r.add(0, 1, 2);
-        assert!(fit_ratings(&r, DrawModel::HalfPoint).unwrap_err().contains("no finite maximum"));
+        assert!(fit_ratings(&r, DrawModel::HalfPoint, Anchor::Mean).unwrap_err().contains("no finite maximum"));
         r.add(0, 1, 0);
-        assert!(fit_ratings(&r, DrawModel::DrawElo).unwrap_err().contains("draws"));
-        assert!(fit_ratings(&Results::new(vec!["solo".into()]), DrawModel::HalfPoint).is_err());
+        assert!(fit_ratings(&r, DrawModel::DrawElo, Anchor::Mean).unwrap_err().contains("draws"));
+        assert!(fit_ratings(&Results::new(vec!["solo".into()]), DrawModel::HalfPoint, Anchor::Mean).is_err());
         // Two pairs that never meet.
         let mut r = Results::new(vec!["a".into(), "b".into(), "c".into(), "d".into()]);
         for (x, y) in [(0, 1), (2, 3)] {
             r.add(x, y, 2);
             r.add(x, y, 0);
         }
-        assert!(fit_ratings(&r, DrawModel::HalfPoint).unwrap_err().contains("not connected"));
+        assert!(fit_ratings(&r, DrawModel::HalfPoint, Anchor::Mean).unwrap_err().contains("not connected"));
     }
 }

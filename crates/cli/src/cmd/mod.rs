@@ -19,5 +19,6 @@ pub mod selfplay;
 pub mod show;
 #[cfg(feature = "analysis")]
 pub mod stats;
+pub mod tournament;
 pub mod tune;
 pub mod view;
