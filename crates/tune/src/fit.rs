@@ -56,12 +56,12 @@ impl Default for FitOptions {
     }
 }
 
-/// The terms held by default: the mop-up (`mopup`, `mopup_kings`). They guide the search to mate
-/// with a won ending; predicting results cannot see that, and fitted they turn negative (a rook
-/// ahead already predicts the win), which left the engine unable to convert: see docs/tuning.md.
+/// The terms held by default: none. (`--keep mopup,mopup_kings` holds the mop-up, which guides the
+/// search to mate rather than predicts results; holding it did not make Malka's fit play better:
+/// docs/tuning.md.)
 #[must_use]
 pub fn default_keep() -> Vec<String> {
-    vec!["mopup".to_owned(), "mopup_kings".to_owned()]
+    Vec::new()
 }
 
 /// The default [`FitOptions::ridge`].

@@ -66,7 +66,7 @@ impl Settings {
     #[must_use]
     pub fn describe(&self) -> String {
         format!(
-            "games={} nodes={} rounds={} seed={} holdout={} openings=random:{} max_plies={} resign={} mobility={} ridge={} keep={}",
+            "games={} nodes={} rounds={} seed={} holdout={} openings=random:{} max_plies={} resign={} mobility={} ridge={}{}",
             self.games,
             self.nodes,
             self.rounds,
@@ -77,7 +77,8 @@ impl Settings {
             self.resign_score,
             self.mobility,
             self.ridge,
-            if self.keep.is_empty() { "none".to_owned() } else { self.keep.join(",") }
+            // Said only when terms are held, so the keys of earlier results stay as they were.
+            if self.keep.is_empty() { String::new() } else { format!(" keep={}", self.keep.join(",")) }
         )
     }
 }

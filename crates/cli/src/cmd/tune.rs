@@ -51,9 +51,9 @@ pub struct Args {
     /// Pull toward the starting parameters (0: none; see docs/tuning.md).
     #[arg(long, default_value_t = Settings::default().ridge)]
     pub ridge: f64,
-    /// Terms held at their starting values, comma-separated (`none`: fit every term). By default
-    /// the mop-up terms, which guide the search rather than predict results (docs/tuning.md).
-    #[arg(long, value_delimiter = ',', default_value = "mopup,mopup_kings", value_name = "KEY,...")]
+    /// Terms held at their starting values, comma-separated (e.g. `mopup,mopup_kings`; `none`, the
+    /// default: fit every term).
+    #[arg(long, value_delimiter = ',', default_value = "none", value_name = "KEY,...")]
     pub keep: Vec<String>,
     /// Share of games held out of the fit to measure it.
     #[arg(long, default_value_t = Settings::default().holdout)]
