@@ -2,6 +2,7 @@
 
 mod cmd;
 mod common;
+mod engine_spec;
 mod interrupt;
 
 use clap::{Parser, Subcommand};

@@ -31,6 +31,8 @@ pub struct Tally {
     paired: bool,
     /// `A`'s half points in the first game of pairs not complete yet.
     open_pairs: HashMap<u64, u8>,
+    /// The first engine's label when it is not `A` (a match of engines named with `--engine`).
+    first_label: Option<String>,
 }
 
 impl Tally {
@@ -38,6 +40,12 @@ impl Tally {
     #[must_use]
     pub fn new(paired: bool) -> Tally {
         Tally { paired, ..Tally::default() }
+    }
+
+    /// The same tally counting `first` (a match engine's name) as the first engine instead of `A`.
+    #[must_use]
+    pub fn with_first(self, first: &str) -> Tally {
+        Tally { first_label: Some(first.to_owned()), ..self }
     }
 
     /// Counts one game.
@@ -55,7 +63,7 @@ impl Tally {
         }
         self.plies += u64::from(rec.plies);
         *self.terminations.entry(rec.termination.clone()).or_default() += 1;
-        let half = if rec.black == "A" { 2 - white_half } else { white_half };
+        let half = if rec.black == self.first_label.as_deref().unwrap_or("A") { 2 - white_half } else { white_half };
         self.first.add(half);
         if self.paired {
             match self.open_pairs.remove(&rec.pair) {
