@@ -25,9 +25,12 @@ fn config(threads: usize) -> RunConfig {
             label: "default".into(),
             config: SearchConfig::full(EvalParams::parse(stackchess_malka::EVAL_PARAMS).expect("the malka preset")),
             limits: Limits::nodes(1000),
+            tc: None,
+            external: None,
         }],
         event: "bench".into(),
         shard: Shard::WHOLE,
+        timing: stackchess_selfplay::Timing::default(),
     }
 }
 

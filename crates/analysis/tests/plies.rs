@@ -79,7 +79,12 @@ fn the_plies_table_has_a_parquet_copy() {
     assert_eq!(n, 10);
     let df = ParquetReader::new(std::fs::File::open(&out).unwrap()).finish().unwrap();
     let names: Vec<String> = df.get_column_names().iter().map(ToString::to_string).collect();
-    assert_eq!(names, ["game_id", "ply", "move", "san", "score_cp", "mate", "depth", "seldepth", "nodes", "time_ms"]);
+    // The fixture was written before clocks: its `clock_ms` column is there, and empty.
+    assert_eq!(
+        names,
+        ["game_id", "ply", "move", "san", "score_cp", "mate", "depth", "seldepth", "nodes", "time_ms", "clock_ms"]
+    );
+    assert_eq!(df.column("clock_ms").unwrap().null_count(), 10);
     assert_eq!((df.height(), df.column("mate").unwrap().null_count()), (10, 9));
     assert_eq!(df.column("score_cp").unwrap().dtype(), &DataType::Int64);
     std::fs::remove_file(out).unwrap();

@@ -1,101 +1,307 @@
-//! The `--engine` grammar of the built-in engines, in the style of cutechess-cli:
-//! `name=A[,param=key=value]...[,params=FILE][,plain][,nodes=N][,depth=N][,movetime=MS][,hash=MB]`.
+//! `--engine` specs, in cutechess-cli's style: comma-separated `key=value` pairs.
 //!
-//! Each item is `key=value` (split at the first `=`, so `param=value.queen=450` works) or the bare
-//! flag `plain`. Errors name the whole spec and the item at fault.
+//! An external engine has a `cmd`:
+//! `name=sf,cmd=/usr/bin/stockfish[,arg=X]...[,option.Hash=64]...[,tc=40/60+0.6][,nodes=N]...`;
+//! the built-in engine has none:
+//! `name=B[,param=key=value]...[,params=FILE][,plain][,hash=MB][,nodes=N][,depth=N][,movetime=MS][,tc=TC]`.
+//!
+//! | key | for | meaning |
+//! |---|---|---|
+//! | `name` | both (required) | the engine's name in records, PGN and tables |
+//! | `cmd` | external | the program to start (makes the engine external) |
+//! | `arg` | external, repeatable | one command-line argument, in order |
+//! | `option.<Name>` | external, repeatable | `setoption name <Name> value <v>` after `uci` |
+//! | `proto` | external | `uci` (the only protocol spoken) |
+//! | `param` | built-in, repeatable | a parameter override `key=value` (as `--param`) |
+//! | `params` | built-in | a parameter file (as `--params`) |
+//! | `plain` | built-in | plain alpha-beta (`plain`, `plain=true`, `plain=false`) |
+//! | `hash` | built-in | table size in MiB (an external engine takes `option.Hash`) |
+//! | `nodes`, `depth`, `movetime` | both | per-move limits (ms for `movetime`) |
+//! | `tc` | both | a time control, `40/60+0.6`, `60+0.6`, `10` |
+//!
+//! Limits given in a spec replace the shared ones (`--nodes`, `--tc`, ...) for that engine.
+//! Values cannot hold commas. [`parse`] gives an [`EngineDef`]; errors name the spec and the key.
 
-use crate::cmd::selfplay::LimitArgs;
-use crate::common::EngineArgs;
-use anyhow::{bail, Result};
+use crate::common::{EngineArgs, Evaluation};
+use stackchess_search::Limits;
+use stackchess_selfplay::{EngineSpec, ExternalSpec, TimeControl};
+use std::fmt;
 use std::path::PathBuf;
+use std::time::Duration;
 
-/// The keys an engine spec knows.
-const KEYS: &str = "name, param, params, plain, nodes, depth, movetime, hash";
-
-/// One built-in engine: its name in records and tables, its settings and its limits.
-#[derive(Clone, Debug)]
+/// One engine, as an `--engine` spec describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineDef {
-    /// The name (letters, digits, `.`, `_`, `+`, `-`): records' `white`/`black`, directory names.
+    /// Its name (the label in records).
     pub name: String,
-    /// Search and evaluation settings, as the flags of `analyse`.
-    pub engine: EngineArgs,
-    /// Limits per move; none given: the command's shared limits.
-    pub limits: LimitArgs,
+    /// The built-in engine or a program.
+    pub kind: EngineKind,
+    /// Its own limits, if the spec gives any (they replace the shared limits).
+    pub limits: LimitsDef,
 }
+
+/// What plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// The built-in engine with these settings (as the flags `--param`, `--params`, `--plain`,
+    /// `--hash` give them).
+    Builtin {
+        /// `key=value` overrides, in order.
+        params: Vec<String>,
+        /// A parameter file.
+        params_file: Option<PathBuf>,
+        /// Plain alpha-beta.
+        plain: bool,
+        /// Table size in MiB.
+        hash: Option<usize>,
+    },
+    /// A program that speaks UCI.
+    External {
+        /// The program.
+        cmd: PathBuf,
+        /// Its arguments.
+        args: Vec<String>,
+        /// UCI options `(name, value)`, in order.
+        options: Vec<(String, String)>,
+    },
+}
+
+/// Per-engine limits of a spec.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LimitsDef {
+    /// Nodes per move.
+    pub nodes: Option<u64>,
+    /// Depth per move.
+    pub depth: Option<u32>,
+    /// Milliseconds per move.
+    pub movetime_ms: Option<u64>,
+    /// Time control.
+    pub tc: Option<TimeControl>,
+}
+
+impl LimitsDef {
+    /// Whether any limit is given.
+    #[must_use]
+    pub fn any(&self) -> bool {
+        *self != LimitsDef::default()
+    }
+
+    /// The search limits (without the clock) and the time control.
+    #[must_use]
+    pub fn split(&self) -> (Limits, Option<TimeControl>) {
+        let l = Limits {
+            nodes: self.nodes,
+            depth: self.depth,
+            movetime: self.movetime_ms.map(Duration::from_millis),
+            ..Limits::default()
+        };
+        (l, self.tc)
+    }
+}
+
+/// A spec that cannot be read: the spec, the key concerned (if one is), and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError {
+    /// The whole spec as given.
+    pub spec: String,
+    /// The key at fault.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.key {
+            Some(k) => write!(f, "--engine {}: key '{k}': {}", self.spec, self.message),
+            None => write!(f, "--engine {}: {}", self.spec, self.message),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Keys of the built-in engine only.
+const BUILTIN_KEYS: [&str; 4] = ["param", "params", "plain", "hash"];
 
 /// Reads one `--engine` spec.
 ///
 /// # Errors
-/// An unknown or repeated key, a missing or malformed name, a value that is not a positive number.
-pub fn parse(text: &str) -> Result<EngineDef> {
-    let fail = |why: String| anyhow::anyhow!("--engine {text}: {why}");
-    let (mut name, mut engine, mut limits) = (None, EngineArgs::default(), LimitArgs::default());
-    let mut seen: Vec<&str> = Vec::new();
-    for item in text.split(',') {
-        let (key, value) = match item.split_once('=') {
+/// An unknown key, a key given twice that may be given once, a missing or empty `name`, a
+/// built-in key with `cmd` (or `arg`/`option.` without it), a value that is not a number or
+/// time control: the error names the spec and the key.
+pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
+    let err =
+        |key: Option<&str>, message: String| SpecError { spec: text.to_owned(), key: key.map(str::to_owned), message };
+    let (mut name, mut cmd, mut proto) = (None, None, None);
+    let (mut args, mut options, mut params) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut params_file, mut plain, mut hash) = (None, None, None);
+    let mut limits = LimitsDef::default();
+    let mut builtin_key = None;
+    for part in text.split(',') {
+        let part = part.trim();
+        if part.is_empty() {
+            return Err(err(None, "an empty item (two commas in a row, or a comma at an end)".into()));
+        }
+        let (key, value) = match part.split_once('=') {
             Some((k, v)) => (k.trim(), Some(v.trim())),
-            None => (item.trim(), None),
+            None => (part, None),
         };
-        if key.is_empty() {
-            return Err(fail(format!("empty item '{item}' (items are key=value, separated by commas)")));
-        }
-        if key != "param" && seen.contains(&key) {
-            return Err(fail(format!("'{key}' is given twice")));
-        }
-        seen.push(key);
-        if key == "plain" {
-            if value.is_some() {
-                return Err(fail("'plain' takes no value".into()));
-            }
-            engine.plain = true;
-            continue;
-        }
-        if !KEYS.split(", ").any(|k| k == key) {
-            return Err(fail(format!("unknown key '{key}' (known: {KEYS})")));
-        }
-        let Some(value) = value.filter(|v| !v.is_empty()) else {
-            return Err(fail(format!("'{key}' needs a value: {key}=...")));
-        };
-        let number = || -> Result<u64> {
-            match value.parse::<u64>() {
-                Ok(n) if n > 0 || key == "hash" => Ok(n),
-                Ok(_) => Err(fail(format!("'{key}={value}': must be at least 1"))),
-                Err(_) => Err(fail(format!("'{key}={value}': not a whole number"))),
+        let need = |v: Option<&str>| -> Result<String, SpecError> {
+            match v {
+                Some(v) if !v.is_empty() => Ok(v.to_owned()),
+                _ => Err(err(Some(key), format!("needs a value ({key}=...)"))),
             }
         };
+        let once = |slot: bool| if slot { Err(err(Some(key), "is given twice".into())) } else { Ok(()) };
+        let number = |v: &str| -> Result<u64, SpecError> {
+            v.parse::<u64>().map_err(|_| err(Some(key), format!("'{v}' is not a whole number")))
+        };
+        if BUILTIN_KEYS.contains(&key) {
+            builtin_key.get_or_insert(key.to_owned());
+        }
         match key {
             "name" => {
-                if !value.chars().all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c)) || value.starts_with('.') {
-                    return Err(fail(format!(
-                        "name '{value}': use letters, digits, '.', '_', '+' and '-' (it names a directory)"
-                    )));
+                once(name.is_some())?;
+                name = Some(need(value)?);
+            }
+            "cmd" => {
+                once(cmd.is_some())?;
+                cmd = Some(PathBuf::from(need(value)?));
+            }
+            "arg" => args.push(value.map(str::to_owned).ok_or_else(|| err(Some(key), "needs a value (arg=...)".into()))?),
+            "proto" => {
+                once(proto.is_some())?;
+                let v = need(value)?;
+                if v != "uci" {
+                    return Err(err(Some(key), format!("'{v}': only uci is spoken")));
                 }
-                name = Some(value.to_owned());
+                proto = Some(v);
             }
-            "param" => {
-                if !value.contains('=') {
-                    return Err(fail(format!("'param={value}': expected param=key=value")));
-                }
-                engine.param.push(value.to_owned());
+            "param" => params.push(need(value)?),
+            "params" => {
+                once(params_file.is_some())?;
+                params_file = Some(PathBuf::from(need(value)?));
             }
-            "params" => engine.params = Some(PathBuf::from(value)),
-            "nodes" => limits.nodes = Some(number()?),
-            "depth" => {
-                let d = number()?;
-                limits.depth = Some(u32::try_from(d).map_err(|_| fail(format!("'depth={value}': too deep")))?);
+            "plain" => {
+                once(plain.is_some())?;
+                plain = Some(match value {
+                    None | Some("true") => true,
+                    Some("false") => false,
+                    Some(v) => return Err(err(Some(key), format!("'{v}' is not true or false"))),
+                });
             }
-            "movetime" => limits.movetime = Some(number()?),
             "hash" => {
-                let mb = number()?;
-                engine.hash = Some(usize::try_from(mb).map_err(|_| fail(format!("'hash={value}': too large")))?);
+                once(hash.is_some())?;
+                let v = number(&need(value)?)?;
+                hash = Some(usize::try_from(v).map_err(|_| err(Some(key), format!("{v} is too large")))?);
             }
-            _ => bail!("--engine {text}: key '{key}' is known but not read (a bug)"),
+            "nodes" => {
+                once(limits.nodes.is_some())?;
+                limits.nodes = Some(number(&need(value)?)?);
+            }
+            "depth" => {
+                once(limits.depth.is_some())?;
+                let v = number(&need(value)?)?;
+                limits.depth = Some(u32::try_from(v).map_err(|_| err(Some(key), format!("{v} is too large")))?);
+            }
+            "movetime" | "st" => {
+                once(limits.movetime_ms.is_some())?;
+                limits.movetime_ms = Some(number(&need(value)?)?);
+            }
+            "tc" => {
+                once(limits.tc.is_some())?;
+                limits.tc = Some(need(value)?.parse().map_err(|e| err(Some(key), e))?);
+            }
+            _ => match key.strip_prefix("option.") {
+                Some(opt) if !opt.trim().is_empty() => {
+                    options.push((opt.trim().to_owned(), value.unwrap_or_default().to_owned()));
+                }
+                _ => {
+                    return Err(err(
+                        Some(key),
+                        "unknown key (name, cmd, arg, option.<Name>, proto, param, params, plain, hash, nodes, depth, movetime, tc)"
+                            .into(),
+                    ))
+                }
+            },
         }
     }
-    let Some(name) = name else {
-        return Err(fail("no name=... (every engine needs a name)".into()));
+    let name = name.ok_or_else(|| err(Some("name"), "is missing: every engine needs a name".into()))?;
+    let kind = if let Some(cmd) = cmd {
+        if let Some(k) = builtin_key {
+            let hint = if k == "hash" { "; give an external engine option.Hash=MB" } else { "" };
+            return Err(err(Some(&k), format!("is for the built-in engine, not one with cmd{hint}")));
+        }
+        EngineKind::External { cmd, args, options }
+    } else {
+        let stray = if !args.is_empty() {
+            Some("arg")
+        } else if !options.is_empty() {
+            Some("option.")
+        } else if proto.is_some() {
+            Some("proto")
+        } else {
+            None
+        };
+        if let Some(k) = stray {
+            return Err(err(Some(k), "is for an external engine: give its cmd=PATH".into()));
+        }
+        EngineKind::Builtin { params, params_file, plain: plain.unwrap_or(false), hash }
     };
-    Ok(EngineDef { name, engine, limits })
+    Ok(EngineDef { name, kind, limits })
+}
+
+impl EngineDef {
+    /// The built-in engine's settings as the engine flags give them; `None` for an external one.
+    #[must_use]
+    pub fn engine_args(&self) -> Option<EngineArgs> {
+        match &self.kind {
+            EngineKind::Builtin { params, params_file, plain, hash } => {
+                Some(EngineArgs { hash: *hash, param: params.clone(), params: params_file.clone(), plain: *plain })
+            }
+            EngineKind::External { .. } => None,
+        }
+    }
+
+    /// The external engine's spec, its `Variant` option set to `variant` when it offers one (and
+    /// the spec does not set it); `None` for the built-in engine.
+    #[must_use]
+    pub fn external(&self, variant: &str) -> Option<ExternalSpec> {
+        match &self.kind {
+            EngineKind::External { cmd, args, options } => Some(ExternalSpec {
+                cmd: cmd.clone(),
+                args: args.clone(),
+                options: options.clone(),
+                variant: Some(variant.to_owned()),
+            }),
+            EngineKind::Builtin { .. } => None,
+        }
+    }
+
+    /// The run's engine: the spec's own limits, or `shared` (limits and time control) when it
+    /// gives none; the built-in engine's settings over `eval` for the variant `rules_name`;
+    /// `variant` is what an external engine's `Variant` option is set to.
+    ///
+    /// # Errors
+    /// A parameter file that cannot be read, a bad `param`.
+    pub fn engine_spec(
+        &self,
+        rules_name: &str,
+        variant: &str,
+        shared: (Limits, Option<TimeControl>),
+        eval: &Evaluation,
+    ) -> anyhow::Result<EngineSpec> {
+        use anyhow::Context;
+        let (limits, tc) = if self.limits.any() { self.limits.split() } else { shared };
+        let (config, external) = match self.engine_args() {
+            Some(args) => {
+                (args.config_from(rules_name, Some(eval)).with_context(|| format!("engine {}", self.name))?, None)
+            }
+            None => (stackchess_search::SearchConfig::default(), self.external(variant)),
+        };
+        Ok(EngineSpec { label: self.name.clone(), config, limits, tc, external })
+    }
 }
 
 #[cfg(test)]
@@ -103,35 +309,61 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_key_is_read() {
-        let d = parse("name=fast-1,param=value.queen=450,param=search.lmr=false,params=p.txt,plain,nodes=300,depth=4,movetime=50,hash=0")
-            .unwrap();
-        assert_eq!(d.name, "fast-1");
-        assert_eq!(d.engine.param, ["value.queen=450", "search.lmr=false"]);
-        assert_eq!(d.engine.params, Some(PathBuf::from("p.txt")));
-        assert!(d.engine.plain);
-        assert_eq!(d.engine.hash, Some(0));
-        assert_eq!((d.limits.nodes, d.limits.depth, d.limits.movetime), (Some(300), Some(4), Some(50)));
-        let d = parse("name=B").unwrap();
-        assert!(!d.engine.plain && d.limits.given().is_none() && d.engine.param.is_empty());
+    fn external_specs() {
+        let d = parse(
+            "name=sf,cmd=/usr/bin/stockfish,arg=--x,arg=y=z,option.Hash=64,option.Move Overhead=100,tc=40/60+0.6",
+        )
+        .unwrap();
+        assert_eq!(d.name, "sf");
+        assert_eq!(
+            d.kind,
+            EngineKind::External {
+                cmd: "/usr/bin/stockfish".into(),
+                args: vec!["--x".into(), "y=z".into()],
+                options: vec![("Hash".into(), "64".into()), ("Move Overhead".into(), "100".into())],
+            }
+        );
+        assert_eq!(d.limits.tc, Some("40/60+0.6".parse().unwrap()));
+        assert!(d.engine_args().is_none());
+        assert_eq!(d.external("fide").unwrap().variant.as_deref(), Some("fide"));
     }
 
     #[test]
-    fn errors_name_the_spec_and_the_item() {
-        let err = |t: &str| parse(t).unwrap_err().to_string();
-        assert!(
-            err("name=A,nodse=5").starts_with("--engine name=A,nodse=5: unknown key 'nodse'"),
-            "{}",
-            err("name=A,nodse=5")
+    fn builtin_specs() {
+        let d =
+            parse("name=B,param=value.queen=950,param=search.lmr=false,params=p.txt,plain,nodes=2000,hash=8").unwrap();
+        assert_eq!(
+            d.kind,
+            EngineKind::Builtin {
+                params: vec!["value.queen=950".into(), "search.lmr=false".into()],
+                params_file: Some("p.txt".into()),
+                plain: true,
+                hash: Some(8),
+            }
         );
-        assert!(err("nodes=5").contains("no name="));
-        assert!(err("name=A,nodes=x").contains("'nodes=x': not a whole number"));
-        assert!(err("name=A,depth=0").contains("'depth=0': must be at least 1"));
-        assert!(err("name=A,nodes=5,nodes=6").contains("'nodes' is given twice"));
-        assert!(err("name=A,plain=yes").contains("'plain' takes no value"));
-        assert!(err("name=A,,plain").contains("empty item"));
-        assert!(err("name=a/b").contains("name 'a/b'"));
-        assert!(err("name=A,param=tempo").contains("expected param=key=value"));
-        assert!(err("name=A,hash").contains("'hash' needs a value"));
+        assert_eq!(d.limits.split().0, Limits::nodes(2000));
+        let args = d.engine_args().unwrap();
+        assert_eq!((args.plain, args.hash, args.param.len()), (true, Some(8), 2));
+        let d = parse("name=A").unwrap();
+        assert!(!d.limits.any());
+        assert_eq!(parse("name=A,depth=3,movetime=50,plain=false").unwrap().limits.split().0.depth, Some(3));
+    }
+
+    #[test]
+    fn errors_name_the_spec_and_the_key() {
+        let e = |t: &str| parse(t).unwrap_err().to_string();
+        assert_eq!(e("name=A,foo=1"), "--engine name=A,foo=1: key 'foo': unknown key (name, cmd, arg, option.<Name>, proto, param, params, plain, hash, nodes, depth, movetime, tc)");
+        assert!(e("cmd=x").contains("key 'name': is missing"));
+        assert!(e("name=A,name=B").contains("key 'name': is given twice"));
+        assert!(e("name=A,nodes=many").contains("key 'nodes': 'many' is not a whole number"));
+        assert!(e("name=A,cmd=x,hash=64").contains("key 'hash': is for the built-in engine"));
+        assert!(e("name=A,cmd=x,plain").contains("key 'plain'"));
+        assert!(e("name=A,option.Hash=64").contains("key 'option.': is for an external engine"));
+        assert!(e("name=A,arg=x").contains("key 'arg'"));
+        assert!(e("name=A,tc=fast").contains("key 'tc': time control 'fast'"));
+        assert!(e("name=A,,nodes=3").contains("an empty item"));
+        assert!(e("name=").contains("key 'name': needs a value"));
+        assert!(e("name=A,cmd=x,proto=xboard").contains("only uci"));
+        assert!(e("name=A,plain=maybe").contains("'maybe' is not true or false"));
     }
 }

@@ -147,6 +147,8 @@ impl GamesFile {
 #[derive(Debug)]
 pub struct PliesFile {
     journal: Journal,
+    /// Columns written per row: all of them, or the ten of a file written before clocks.
+    columns: usize,
 }
 
 impl PliesFile {
@@ -155,7 +157,10 @@ impl PliesFile {
     /// # Errors
     /// On an I/O error.
     pub fn create(path: &Path) -> Result<PliesFile, Error> {
-        Ok(PliesFile { journal: Journal::create(path, &crate::columns::header_line(&PLY_COLUMNS))? })
+        Ok(PliesFile {
+            journal: Journal::create(path, &crate::columns::header_line(&PLY_COLUMNS))?,
+            columns: PLY_COLUMNS.len(),
+        })
     }
 
     /// Opens an existing file to append to it: cuts off an incomplete last row, and drops the
@@ -167,13 +172,12 @@ impl PliesFile {
     /// A wrong header, a bad row before the last one, or a committed game whose plies are
     /// missing, doubled or out of order.
     pub fn open(path: &Path, committed: &HashMap<String, u32>) -> Result<(PliesFile, Recovered), Error> {
-        let header = crate::columns::header_line(&PLY_COLUMNS);
         let (mut file, len) = Journal::open_rw(path)?;
         // Rows kept per committed game; where the last kept row ends; whether a dropped row came
         // before a kept one (then the file is rewritten rather than cut).
         let mut seen: HashMap<&str, u32> = HashMap::new();
         let (mut kept, mut dropped, mut gap, mut kept_end) = (0u64, 0u64, false, None);
-        let (_, keep) = scan(path, &mut file, len, Tail::Tolerant, &PLIES_TABLE, |line, end, row| {
+        let (columns, keep) = scan(path, &mut file, len, Tail::Tolerant, &PLIES_TABLE, |line, end, row| {
             if let Some((id, _)) = committed.get_key_value(&row.game_id) {
                 let n = seen.entry(id.as_str()).or_default();
                 *n += 1;
@@ -196,6 +200,8 @@ impl PliesFile {
                 return Err(Error::Inconsistent { path: path.to_owned(), detail });
             }
         }
+        let columns = columns.unwrap_or(PLY_COLUMNS.len());
+        let header = crate::columns::header_line(&PLY_COLUMNS[..columns]);
         let truncated_bytes = len - keep;
         let journal = if dropped == 0 {
             Journal::settle(path, file, len, keep, &header)?
@@ -204,11 +210,11 @@ impl PliesFile {
             Journal::settle(path, file, len, kept_end.unwrap_or(0), &header)?
         } else {
             drop(file);
-            rewrite(path, &header, committed)?;
+            rewrite(path, &header, columns, committed)?;
             let (file, len) = Journal::open_rw(path)?;
             Journal::settle(path, file, len, len, &header)?
         };
-        Ok((PliesFile { journal }, Recovered { records: kept, truncated_bytes, dropped }))
+        Ok((PliesFile { journal, columns }, Recovered { records: kept, truncated_bytes, dropped }))
     }
 
     /// Appends the plies of one game in one write, and hands them to the operating system.
@@ -218,7 +224,7 @@ impl PliesFile {
     pub fn append_game(&mut self, plies: &[PlyRecord]) -> Result<(), Error> {
         let mut bytes = Vec::with_capacity(plies.len() * 64);
         for p in plies {
-            bytes.extend(p.to_line().map_err(|m| Error::record(&self.journal.path, 0, m))?);
+            bytes.extend(p.to_line(self.columns).map_err(|m| Error::record(&self.journal.path, 0, m))?);
         }
         self.journal.append(&bytes)
     }
@@ -233,7 +239,7 @@ impl PliesFile {
 }
 
 /// Rewrites `path` with only the rows of committed games (through a temporary file).
-fn rewrite(path: &Path, header: &str, committed: &HashMap<String, u32>) -> Result<(), Error> {
+fn rewrite(path: &Path, header: &str, columns: usize, committed: &HashMap<String, u32>) -> Result<(), Error> {
     let rows = {
         let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
@@ -250,7 +256,7 @@ fn rewrite(path: &Path, header: &str, committed: &HashMap<String, u32>) -> Resul
     let mut out = BufWriter::new(File::create(&tmp).map_err(|e| Error::io(&tmp, e))?);
     out.write_all(header.as_bytes()).map_err(|e| Error::io(&tmp, e))?;
     for r in &rows {
-        out.write_all(&r.to_line().map_err(|m| Error::record(&tmp, 0, m))?).map_err(|e| Error::io(&tmp, e))?;
+        out.write_all(&r.to_line(columns).map_err(|m| Error::record(&tmp, 0, m))?).map_err(|e| Error::io(&tmp, e))?;
     }
     out.flush().map_err(|e| Error::io(&tmp, e))?;
     out.get_ref().sync_data().map_err(|e| Error::io(&tmp, e))?;

@@ -2,7 +2,8 @@
 //!
 //! - [`GameRecord`] and [`Version`]: one row of `games.csv`, in schema version 1 (25 columns) or
 //!   2 (those and `rules_id`, `opening_moves`); the header says which.
-//! - [`PlyRecord`]: one row of `plies.csv`, one searched ply of a game (version 2 runs).
+//! - [`PlyRecord`]: one row of `plies.csv`, one searched ply of a game (version 2 runs); files
+//!   written before clocks lack the last column, `clock_ms`, and are read and appended as they are.
 //! - [`GamesFile`], [`PliesFile`]: the durable, append-only journals a run writes, checked and
 //!   repaired on resume (a line cut off by a kill is dropped; plies of games that never reached
 //!   `games.csv` are dropped).
@@ -23,7 +24,7 @@ pub use columns::{Column, Kind, Value};
 pub use error::Error;
 pub use games::{GameRecord, Version, GAME_COLUMNS};
 pub use journal::{GamesFile, PliesFile, Recovered};
-pub use plies::{PlyRecord, PLY_COLUMNS};
+pub use plies::{PlyRecord, PLY_COLUMNS, PLY_COLUMNS_BEFORE_CLOCKS};
 pub use read::{read_games, read_plies, read_run, Games, RunRecords};
 
 /// The record file of a run directory: one line per finished game (the commit point).

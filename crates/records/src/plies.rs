@@ -1,10 +1,13 @@
 //! `plies.csv`: one row per searched ply of every game of a version-2 run.
+//!
+//! Files written before clocks have the first ten columns (no `clock_ms`); they are read as
+//! they are (`clock_ms` empty) and a resumed run goes on appending ten columns.
 
 use crate::columns::{col, Column, Kind, Value};
 use serde::{Deserialize, Serialize};
 
 /// The columns of `plies.csv`, in order.
-pub const PLY_COLUMNS: [Column; 10] = [
+pub const PLY_COLUMNS: [Column; 11] = [
     col("game_id", Kind::Text),
     col("ply", Kind::Int),
     col("move", Kind::Text),
@@ -15,7 +18,11 @@ pub const PLY_COLUMNS: [Column; 10] = [
     col("seldepth", Kind::Int),
     col("nodes", Kind::Int),
     col("time_ms", Kind::Int),
+    col("clock_ms", Kind::OptInt),
 ];
+
+/// Columns of a `plies.csv` written before `clock_ms` existed.
+pub const PLY_COLUMNS_BEFORE_CLOCKS: usize = 10;
 
 /// One searched ply: the move a side played and what its search said.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
@@ -29,7 +36,8 @@ pub struct PlyRecord {
     pub mv: String,
     /// The move in SAN.
     pub san: String,
-    /// The mover's score in centipawns, from the mover's side; `None` when the score is a mate.
+    /// The mover's score in centipawns, from the mover's side; `None` when the score is a mate,
+    /// or when the engine gave no score (an external engine that sent no `info ... score`).
     pub score_cp: Option<i32>,
     /// Moves to mate from the mover's side (positive: the mover mates); `None` unless a mate.
     pub mate: Option<i32>,
@@ -39,15 +47,21 @@ pub struct PlyRecord {
     pub seldepth: u32,
     /// Nodes searched.
     pub nodes: u64,
-    /// Milliseconds the search took.
+    /// Milliseconds the move took: the search's wall time (for an external engine, from `go` to
+    /// `bestmove`). Under a time control this is what the mover's clock was charged.
     pub time_ms: u64,
+    /// Under a time control: the mover's clock after the move, in milliseconds (the move's time
+    /// taken off, before the increment is added; negative when the mover used part of the time
+    /// margin). Empty without a clock, and in files written before clocks.
+    #[serde(default)]
+    pub clock_ms: Option<i64>,
 }
 
 impl PlyRecord {
     /// The cell of column `i` of [`PLY_COLUMNS`].
     ///
     /// # Panics
-    /// If `i` is 10 or more.
+    /// If `i` is 11 or more.
     #[must_use]
     pub fn value(&self, i: usize) -> Value<'_> {
         match i {
@@ -61,6 +75,7 @@ impl PlyRecord {
             7 => Value::Int(i64::from(self.seldepth)),
             8 => Value::Int(self.nodes as i64),
             9 => Value::Int(self.time_ms as i64),
+            10 => Value::OptInt(self.clock_ms),
             _ => panic!("plies.csv has {} columns, not {}", PLY_COLUMNS.len(), i + 1),
         }
     }
@@ -76,9 +91,9 @@ impl PlyRecord {
         }
     }
 
-    /// The row as one CSV line, newline included.
-    pub(crate) fn to_line(&self) -> Result<Vec<u8>, String> {
-        crate::columns::csv_line((0..PLY_COLUMNS.len()).map(|i| self.value(i).to_field()))
+    /// The row as one CSV line of the first `columns` columns, newline included.
+    pub(crate) fn to_line(&self, columns: usize) -> Result<Vec<u8>, String> {
+        crate::columns::csv_line((0..columns).map(|i| self.value(i).to_field()))
     }
 
     /// Checks what the types alone do not.
@@ -89,8 +104,8 @@ impl PlyRecord {
         if self.ply == 0 {
             return Err("ply 0 (plies count from 1)".into());
         }
-        if self.score_cp.is_some() == self.mate.is_some() {
-            return Err("exactly one of score_cp and mate must be given".into());
+        if self.score_cp.is_some() && self.mate.is_some() {
+            return Err("score_cp and mate are both given (at most one may be)".into());
         }
         Ok(())
     }
@@ -109,7 +124,7 @@ mod tests {
         let mut lines = text.lines();
         let names: Vec<&str> = PLY_COLUMNS.iter().map(|c| c.name).collect();
         assert_eq!(lines.next().unwrap(), names.join(","));
-        assert_eq!(format!("{}\n", lines.next().unwrap()).into_bytes(), p.to_line().unwrap());
+        assert_eq!(format!("{}\n", lines.next().unwrap()).into_bytes(), p.to_line(PLY_COLUMNS.len()).unwrap());
         assert_eq!(p.mover_cp(30000), Some(-30000));
     }
 }

@@ -1,6 +1,7 @@
 //! The one CSV reader of the records (the csv crate), and the readers of whole files and run
 //! directories.
 
+use crate::plies::PLY_COLUMNS_BEFORE_CLOCKS;
 use crate::{Error, GameRecord, PlyRecord, Version, GAMES_CSV, PLIES_CSV, PLY_COLUMNS};
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
@@ -154,15 +155,17 @@ pub(crate) const GAMES_TABLE: Table<Version, GameRecord> = Table {
     check: GameRecord::check,
 };
 
-pub(crate) const PLIES_TABLE: Table<(), PlyRecord> = Table {
+/// The header of `plies.csv` decides its width: every column, or the ten written before clocks.
+pub(crate) const PLIES_TABLE: Table<usize, PlyRecord> = Table {
     name: "plies.csv",
     header_start: "game_id,ply",
     header: |names| {
-        if names.iter().map(String::as_str).eq(PLY_COLUMNS.iter().map(|c| c.name)) {
-            Ok(((), PLY_COLUMNS.len()))
-        } else {
-            Err(crate::columns::header_difference(&PLY_COLUMNS, names))
+        for n in [PLY_COLUMNS.len(), PLY_COLUMNS_BEFORE_CLOCKS] {
+            if names.iter().map(String::as_str).eq(PLY_COLUMNS[..n].iter().map(|c| c.name)) {
+                return Ok((n, n));
+            }
         }
+        Err(crate::columns::header_difference(&PLY_COLUMNS, names))
     },
     check: PlyRecord::check,
 };
@@ -276,7 +279,7 @@ pub fn read_run(dir: &Path) -> Result<RunRecords, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GamesFile, PliesFile};
+    use crate::{GamesFile, PliesFile, PLY_COLUMNS_BEFORE_CLOCKS};
 
     fn scratch(name: &str) -> std::path::PathBuf {
         let d = std::env::temp_dir().join(format!("stackchess-records-{}-{name}", std::process::id()));
@@ -373,6 +376,28 @@ mod tests {
         let more: HashMap<String, u32> = [(GameRecord::id("k", 0), 2)].into_iter().collect();
         let e = PliesFile::open(&p, &more).unwrap_err().to_string();
         assert!(e.contains("game k-000000 has 1 ply rows for its 2 plies"), "{e}");
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn plies_files_before_clocks_are_read_and_appended_as_they_are() {
+        let d = scratch("before-clocks");
+        let p = d.join("plies.csv");
+        let names: Vec<&str> = PLY_COLUMNS[..PLY_COLUMNS_BEFORE_CLOCKS].iter().map(|c| c.name).collect();
+        std::fs::write(&p, format!("{}\nk-000000,1,a,,-5,,0,0,0,7\n", names.join(","))).unwrap();
+        let rows = read_plies(&p).unwrap();
+        assert_eq!((rows.len(), rows[0].time_ms, rows[0].clock_ms), (1, 7, None));
+        let committed: HashMap<String, u32> = [(GameRecord::id("k", 0), 1)].into_iter().collect();
+        let (mut file, _) = PliesFile::open(&p, &committed).unwrap();
+        file.append_game(&[PlyRecord { clock_ms: Some(-3), ..ply(1, 1) }]).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.lines().all(|l| l.split(',').count() == PLY_COLUMNS_BEFORE_CLOCKS), "{text}");
+        // A new file has the clock column; a row without a score reads (an engine that gave none).
+        let q = d.join("new.csv");
+        let mut file = PliesFile::create(&q).unwrap();
+        file.append_game(&[PlyRecord { clock_ms: Some(-3), score_cp: None, ..ply(1, 1) }]).unwrap();
+        let rows = read_plies(&q).unwrap();
+        assert_eq!((rows[0].clock_ms, rows[0].score_cp, rows[0].mate), (Some(-3), None, None));
         std::fs::remove_dir_all(d).unwrap();
     }
 

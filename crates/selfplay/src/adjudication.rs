@@ -15,11 +15,21 @@ pub enum Ending {
     Resign,
     /// Both engines saw a level game for long enough.
     DrawAdjudication,
+    /// The mover's clock fell below minus the time margin: it loses.
+    TimeForfeit,
+    /// The mover's engine exited, closed its output, or could not be started: it loses.
+    Crashed,
+    /// The mover's engine gave no move in time (not even after `stop`): it loses.
+    Stalled,
+    /// The mover's engine answered with a move that is not legal (or not a move): it loses. The
+    /// record's termination names the text, `illegal move e2e5`.
+    IllegalMove,
 }
 
 impl Ending {
     /// The name in records: `checkmate`, `stalemate`, `repetition`, `fifty-moves`,
-    /// `dead-material`, `max-plies`, `resign`, `draw-adjudication`.
+    /// `dead-material`, `max-plies`, `resign`, `draw-adjudication`, `time forfeit`,
+    /// `engine crashed`, `stalled`, `illegal move` (the termination adds the move sent).
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -27,10 +37,21 @@ impl Ending {
             Ending::MaxPlies => "max-plies",
             Ending::Resign => "resign",
             Ending::DrawAdjudication => "draw-adjudication",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::Crashed => "engine crashed",
+            Ending::Stalled => "stalled",
+            Ending::IllegalMove => "illegal move",
         }
     }
+
+    /// Whether the side to move lost without a move of its own (on time, or by its engine's fault).
+    #[must_use]
+    pub const fn is_forfeit(self) -> bool {
+        matches!(self, Ending::TimeForfeit | Ending::Crashed | Ending::Stalled | Ending::IllegalMove)
+    }
+
     /// Every ending, for parsing and documentation.
-    pub const ALL: [Ending; 8] = [
+    pub const ALL: [Ending; 12] = [
         Ending::Rule(Termination::Checkmate),
         Ending::Rule(Termination::Stalemate),
         Ending::Rule(Termination::Repetition),
@@ -39,10 +60,17 @@ impl Ending {
         Ending::MaxPlies,
         Ending::Resign,
         Ending::DrawAdjudication,
+        Ending::TimeForfeit,
+        Ending::Crashed,
+        Ending::Stalled,
+        Ending::IllegalMove,
     ];
-    /// The ending with this record name.
+    /// The ending of a record's termination (`illegal move e2e5` is [`Ending::IllegalMove`]).
     #[must_use]
     pub fn from_name(name: &str) -> Option<Ending> {
+        if name.starts_with("illegal move") {
+            return Some(Ending::IllegalMove);
+        }
         Ending::ALL.into_iter().find(|e| e.name() == name)
     }
 }
@@ -132,6 +160,17 @@ impl Adjudicator {
                 return Some((None, Ending::DrawAdjudication));
             }
         }
+        self.max_plies(plies)
+    }
+
+    /// As [`Adjudicator::update`] for a move whose engine gave no score: the resign and draw
+    /// counts restart; the ply limit still applies.
+    pub fn update_unscored(&mut self, plies: u32) -> Option<(Option<Color>, Ending)> {
+        (self.white_ahead, self.black_ahead, self.level) = (0, 0, 0);
+        self.max_plies(plies)
+    }
+
+    fn max_plies(&self, plies: u32) -> Option<(Option<Color>, Ending)> {
         match self.rules.max_plies {
             Some(m) if plies >= m => Some((None, Ending::MaxPlies)),
             _ => None,
@@ -149,6 +188,8 @@ mod tests {
             assert_eq!(Ending::from_name(e.name()), Some(e));
         }
         assert_eq!(Ending::from_name("timeout"), None);
+        assert_eq!(Ending::from_name("illegal move 1e21e5"), Some(Ending::IllegalMove));
+        assert!(Ending::from_name("stalled").is_some_and(Ending::is_forfeit));
     }
 
     #[test]

@@ -1,29 +1,53 @@
 //! Playing one game between two engines and describing it as a record, its plies and a PGN text.
 
 use crate::adjudication::{Adjudication, Adjudicator, Ending, MATE_CP};
+use crate::clock::{hms, SideClock, TimeControl};
+use crate::external::ExternalSpec;
 use crate::pgn::{game_text, Movetext, PgnMove};
+use crate::player::{Failure, Player, Thought, Turn};
 use crate::{Error, GameRecord, PlyRecord};
 use stackchess_core::{coord, san, Color, Game, Move, Position, Role, Rules};
-use stackchess_search::{Engine, Limits, Report, Score, SearchConfig};
+use stackchess_search::{Limits, Score, SearchConfig};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// One engine of a run: its label in records, its search settings and its limits per move.
-#[derive(Clone, Debug)]
+/// One engine of a run: its label in records, what plays (the built-in engine with its settings,
+/// or an external engine), its limits per move and its time control.
+#[derive(Clone, Debug, Default)]
 pub struct EngineSpec {
-    /// `default` in self-play, `A` or `B` in a match.
+    /// `default` in self-play, `A` or `B` in a match (or the name given with `--engine`).
     pub label: String,
-    /// Search settings.
+    /// Search settings of the built-in engine (unused for an external one).
     pub config: SearchConfig,
-    /// Limits of each move's search.
+    /// Limits of each move's search (without the clock, which the game keeps).
     pub limits: Limits,
+    /// The time control, if the engine plays on a clock.
+    pub tc: Option<TimeControl>,
+    /// An external engine instead of the built-in one.
+    pub external: Option<ExternalSpec>,
 }
 
 impl EngineSpec {
-    /// Limits and settings on one line: `nodes=1000 hash=16 features=... eval: ...`.
+    /// The built-in engine with these settings and limits, without a clock.
+    #[must_use]
+    pub fn builtin(label: &str, config: SearchConfig, limits: Limits) -> EngineSpec {
+        EngineSpec { label: label.to_owned(), config, limits, tc: None, external: None }
+    }
+
+    /// Limits and settings on one line: `nodes=1000 hash=16 features=... eval: ...`; with a clock
+    /// `tc=40/60+0.6 ...`; for an external engine `cmd=PATH arg=... option.Hash=64 ...` in place
+    /// of the settings.
     #[must_use]
     pub fn describe(&self) -> String {
-        format!("{} {}", describe_limits(&self.limits), self.config.describe()).replace(['\n', '|'], " ")
+        let mut limits = describe_limits(&self.limits);
+        if let Some(tc) = self.tc {
+            limits = if self.limits == Limits::default() { format!("tc={tc}") } else { format!("tc={tc} {limits}") };
+        }
+        let what = match &self.external {
+            Some(x) => x.describe(),
+            None => self.config.describe(),
+        };
+        format!("{limits} {what}").replace(['\n', '|'], " ")
     }
 }
 
@@ -75,23 +99,39 @@ pub fn white_cp(score: Score, mover: Color) -> i32 {
 }
 
 /// The evaluation comment of a move, as cutechess-cli writes it: `+0.35/8 0.12s`, `-M2/12 0.05s`
-/// (the mover's score in pawns or moves to mate, the depth, the search's time in seconds).
+/// (the mover's score in pawns or moves to mate, the depth, the search's time in seconds); only
+/// the time when the engine gave no score.
 #[must_use]
-pub fn eval_comment(r: &Report, time: Duration) -> String {
+pub fn eval_comment(score: Option<Score>, depth: u32, time: Duration) -> String {
     let secs = time.as_secs_f64();
-    match r.score {
-        Score::Cp(c) => {
-            format!("{}{}.{:02}/{} {secs:.2}s", if c < 0 { "-" } else { "+" }, c.abs() / 100, c.abs() % 100, r.depth)
+    match score {
+        Some(Score::Cp(c)) => {
+            format!("{}{}.{:02}/{depth} {secs:.2}s", if c < 0 { "-" } else { "+" }, c.abs() / 100, c.abs() % 100)
         }
-        Score::Mate(n) => format!("{}M{}/{} {secs:.2}s", if n > 0 { "+" } else { "-" }, n.abs(), r.depth),
+        Some(Score::Mate(n)) => format!("{}M{}/{depth} {secs:.2}s", if n > 0 { "+" } else { "-" }, n.abs()),
+        None => format!("{secs:.2}s"),
     }
 }
 
+/// Milliseconds, rounded to the nearest.
+fn rounded_ms(t: Duration) -> u64 {
+    u64::try_from((t.as_micros() + 500) / 1000).unwrap_or(u64::MAX)
+}
+
 /// The per-ply row of a searched move.
-fn ply_record(game_id: &str, ply: u32, mv: String, san: String, r: &Report, time: Duration) -> PlyRecord {
-    let (score_cp, mate) = match r.score {
-        Score::Cp(c) => (Some(c), None),
-        Score::Mate(n) => (None, Some(n)),
+fn ply_record(
+    game_id: &str,
+    ply: u32,
+    mv: String,
+    san: String,
+    t: &Thought,
+    time_ms: u64,
+    clock_ms: Option<i64>,
+) -> PlyRecord {
+    let (score_cp, mate) = match t.score {
+        Some(Score::Cp(c)) => (Some(c), None),
+        Some(Score::Mate(n)) => (None, Some(n)),
+        None => (None, None),
     };
     PlyRecord {
         game_id: game_id.to_owned(),
@@ -100,10 +140,11 @@ fn ply_record(game_id: &str, ply: u32, mv: String, san: String, r: &Report, time
         san,
         score_cp,
         mate,
-        depth: r.depth,
-        seldepth: r.seldepth,
-        nodes: r.nodes,
-        time_ms: u64::try_from(time.as_millis()).unwrap_or(u64::MAX),
+        depth: t.depth,
+        seldepth: t.seldepth,
+        nodes: t.nodes,
+        time_ms,
+        clock_ms,
     }
 }
 
@@ -117,6 +158,8 @@ pub(crate) struct Setup<'a, P: Position> {
     /// The engines' specs, White's first.
     pub specs: [&'a EngineSpec; 2],
     pub adjudication: Adjudication,
+    /// What a mover may exceed its clock by.
+    pub time_margin: Duration,
 }
 
 /// A finished game.
@@ -135,25 +178,64 @@ struct Side {
     checks: u32,
 }
 
-/// Plays a game; `engines` are White's and Black's, already reset for a new game. Returns `None`
-/// if `halt` was set before the game ended (the game is dropped).
+/// How a game ended: the winner, the ending, and for a forfeit what happened (the illegal move's
+/// text goes into the termination; other details into the PGN).
+struct Verdict {
+    winner: Option<Color>,
+    ending: Ending,
+    detail: Option<String>,
+}
+
+impl Verdict {
+    fn of(winner: Option<Color>, ending: Ending) -> Verdict {
+        Verdict { winner, ending, detail: None }
+    }
+
+    /// `loser` forfeits the game.
+    fn forfeit(loser: Color, ending: Ending, detail: String) -> Verdict {
+        Verdict { winner: Some(loser.other()), ending, detail: Some(detail) }
+    }
+
+    /// The `termination` column: the ending's name, with the move for an illegal one.
+    fn termination(&self) -> String {
+        match (&self.ending, &self.detail) {
+            (Ending::IllegalMove, Some(text)) => format!("{} {text}", self.ending.name()),
+            _ => self.ending.name().to_owned(),
+        }
+    }
+}
+
+/// Plays a game; `players` are White's and Black's. Returns `None` if `halt` was set before the
+/// game ended (the game is dropped).
 pub(crate) fn play<P: Position>(
     setup: &Setup<'_, P>,
-    engines: [&mut Engine<P>; 2],
+    players: [&mut Player<P>; 2],
     halt: &AtomicBool,
     base: &GameRecord,
     event: &str,
 ) -> Result<Option<Played>, Error> {
     let clock = Instant::now();
-    let [white, black] = engines;
+    let mut players = players;
     let mut game = Game::new(setup.start.clone());
     let mut adjudicator = Adjudicator::new(setup.adjudication);
     let mut sides = [Side::default(), Side::default()];
+    let mut clocks = setup.specs.map(|s| s.tc.map(SideClock::new));
     let (mut nodes, mut coords, mut pgn_moves, mut plies) = (0u64, Vec::new(), Vec::new(), Vec::new());
     let game_id = GameRecord::id(&base.run_key, setup.index);
-    let by_rules = |g: &Game<P>| g.outcome().map(|o| (o.winner, Ending::Rule(o.reason)));
-    let mut verdict = by_rules(&game);
-    let (winner, ending) = loop {
+    let by_rules = |g: &Game<P>| g.outcome().map(|o| Verdict::of(o.winner, Ending::Rule(o.reason)));
+    let mut verdict = None;
+    for (color, player) in [Color::White, Color::Black].into_iter().zip(players.iter_mut()) {
+        match player.new_game() {
+            Ok(()) => {}
+            Err(f) => {
+                verdict = verdict.or(failed(f, color, setup.index)?);
+            }
+        }
+    }
+    if verdict.is_none() {
+        verdict = by_rules(&game);
+    }
+    let verdict = loop {
         if let Some(v) = verdict {
             break v;
         }
@@ -162,41 +244,84 @@ pub(crate) fn play<P: Position>(
         }
         let pos = game.position().clone();
         let mover = pos.turn();
-        let (engine, spec) =
-            if mover == Color::White { (&mut *white, setup.specs[0]) } else { (&mut *black, setup.specs[1]) };
+        let spec = setup.specs[mover.index()];
         let history = &game.hashes()[..game.hashes().len() - 1];
-        let searching = Instant::now();
-        let report = engine.search(&pos, history, &spec.limits, halt, &mut |_| {});
-        let time = searching.elapsed();
+        let mine = clocks[mover.index()];
+        let turn = Turn {
+            start: &setup.start,
+            moves: &coords,
+            position: &pos,
+            history,
+            limits: Limits { clock: mine.map(|c| c.search_clock()), ..spec.limits },
+            clocks: clocks.map(|c| c.map(|c| (c.remaining_ms, c.tc.increment_ms))),
+            moves_to_go: mine.and_then(|c| c.moves_to_go()),
+            clock_deadline: mine
+                .map(|c| Duration::from_millis(c.remaining_ms.max(0).unsigned_abs()) + setup.time_margin),
+        };
+        let thought = match players[mover.index()].think(&turn, halt) {
+            Ok(t) => t,
+            Err(f) => {
+                verdict = failed(f, mover, setup.index)?;
+                if verdict.is_none() {
+                    return Ok(None);
+                }
+                continue;
+            }
+        };
         if halt.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let m = report.best_move().ok_or_else(|| Error::Game {
-            index: setup.index,
-            message: format!("the engine gave no move in {}", pos.to_lfen()),
-        })?;
+        let (time_ms, clock_ms) = match clocks[mover.index()].as_mut() {
+            Some(c) => {
+                let charge = c.charge(thought.elapsed, setup.time_margin);
+                if charge.flagged {
+                    let detail = format!(
+                        "{mover:?} took {} ms with {} ms left (margin {} ms)",
+                        charge.time_ms,
+                        charge.after_ms.saturating_add_unsigned(charge.time_ms),
+                        setup.time_margin.as_millis()
+                    );
+                    verdict = Some(Verdict::forfeit(mover, Ending::TimeForfeit, detail));
+                    continue;
+                }
+                (charge.time_ms, Some(charge.after_ms))
+            }
+            None => (rounded_ms(thought.elapsed), None),
+        };
+        let m = thought.mv;
         let side = &mut sides[mover.index()];
         side.captures += u32::from(pos.captured(m).is_some());
         side.level_changes += u32::from(m.from().level() != m.to().level());
         let (text, san) = (coord::<P>(m), san(&pos, m));
         #[allow(clippy::cast_possible_truncation)]
         let ply = coords.len() as u32 + 1;
-        plies.push(ply_record(&game_id, ply, text.clone(), san.clone(), &report, time));
-        pgn_moves.push(PgnMove { san, comment: eval_comment(&report, time) });
+        plies.push(ply_record(&game_id, ply, text.clone(), san.clone(), &thought, time_ms, clock_ms));
+        let comment = format!(
+            "{} [%emt {}]",
+            eval_comment(thought.score, thought.depth, Duration::from_millis(time_ms)),
+            hms(i64::try_from(time_ms).unwrap_or(i64::MAX))
+        );
+        pgn_moves.push(PgnMove { san, comment });
         coords.push(text);
         game.play(m).map_err(|e| Error::Game { index: setup.index, message: e.to_string() })?;
         let after = game.position();
         side.checks += u32::from(after.is_check());
-        nodes += report.nodes;
+        nodes += thought.nodes;
         #[allow(clippy::cast_possible_truncation)]
         let plies = coords.len() as u32;
         verdict = by_rules(&game).or_else(|| {
-            adjudicator.update(white_cp(report.score, mover), after.halfmove_clock(), after.fullmove_number(), plies)
+            let v = match thought.score {
+                Some(score) => {
+                    adjudicator.update(white_cp(score, mover), after.halfmove_clock(), after.fullmove_number(), plies)
+                }
+                None => adjudicator.update_unscored(plies),
+            };
+            v.map(|(w, e)| Verdict::of(w, e))
         });
     };
     let mut material = [0u32; 2];
     game.position().for_each_piece(|_, p| material[p.color.index()] += points(p.role));
-    let result = match winner {
+    let result = match verdict.winner {
         Some(Color::White) => "1-0",
         Some(Color::Black) => "0-1",
         None => "1/2-1/2",
@@ -212,7 +337,7 @@ pub(crate) fn play<P: Position>(
         start_lfen: setup.start.to_lfen(),
         moves: coords.join(" "),
         result: result.to_owned(),
-        termination: ending.name().to_owned(),
+        termination: verdict.termination(),
         plies: coords.len() as u32,
         material_white: material[0],
         material_black: material[1],
@@ -227,8 +352,24 @@ pub(crate) fn play<P: Position>(
         opening_moves: opening_moves.as_ref().map(|m| m.join(" ")).unwrap_or_default(),
         ..base.clone()
     };
-    let pgn = pgn_text(setup, &record, opening_moves.is_some(), &pgn_moves, event)?;
+    let ending_comment = verdict.detail.as_ref().filter(|_| verdict.ending.is_forfeit()).map(|d| {
+        let loser = if verdict.winner == Some(Color::White) { "Black" } else { "White" };
+        format!("{loser} {}: {d}", verdict.ending.name())
+    });
+    let pgn = pgn_text(setup, &record, opening_moves.is_some(), &pgn_moves, ending_comment.as_deref(), event)?;
     Ok(Some(Played { record, plies, pgn }))
+}
+
+/// The verdict when `side` failed to move: a forfeit, `None` when the run is stopping (the game
+/// is dropped), or an error for a built-in engine without a move.
+fn failed(f: Failure, side: Color, index: u64) -> Result<Option<Verdict>, Error> {
+    Ok(Some(match f {
+        Failure::Crashed(d) => Verdict::forfeit(side, Ending::Crashed, d),
+        Failure::Stalled(d) => Verdict::forfeit(side, Ending::Stalled, d),
+        Failure::Illegal(text) => Verdict::forfeit(side, Ending::IllegalMove, text),
+        Failure::Halted => return Ok(None),
+        Failure::Internal(message) => return Err(Error::Game { index, message }),
+    }))
 }
 
 /// The game's PGN: from the rule set's start position through the opening plies when they are
@@ -238,6 +379,7 @@ fn pgn_text<P: Position>(
     record: &GameRecord,
     plies_known: bool,
     moves: &[PgnMove],
+    ending: Option<&str>,
     event: &str,
 ) -> Result<String, Error> {
     let rules = setup.start.rules();
@@ -260,6 +402,8 @@ fn pgn_text<P: Position>(
         white_to_move: from.turn() == Color::White,
         opening: &opening,
         moves,
+        time_controls: setup.specs.map(|s| s.tc.map(|tc| tc.to_string())),
+        ending,
     };
     Ok(game_text(event, &crate::manifest::pgn_date_now(), record, &text))
 }
@@ -270,27 +414,32 @@ mod tests {
 
     #[test]
     fn comments_and_scores_read_as_in_cutechess() {
-        let r = |score, depth| Report {
-            depth,
-            seldepth: depth,
-            score,
-            nodes: 0,
-            elapsed: std::time::Duration::default(),
-            pv: vec![],
-        };
         let ms = Duration::from_millis;
-        assert_eq!(eval_comment(&r(Score::Cp(35), 8), ms(120)), "+0.35/8 0.12s");
-        assert_eq!(eval_comment(&r(Score::Cp(-5), 3), ms(4)), "-0.05/3 0.00s");
-        assert_eq!(eval_comment(&r(Score::Cp(-250), 3), ms(1500)), "-2.50/3 1.50s");
-        assert_eq!(eval_comment(&r(Score::Mate(-2), 12), ms(50)), "-M2/12 0.05s");
-        assert_eq!(eval_comment(&r(Score::Mate(1), 1), ms(0)), "+M1/1 0.00s");
-        let p = ply_record("g", 3, "e2e4".into(), "e4".into(), &r(Score::Mate(-2), 12), ms(7));
-        assert_eq!((p.score_cp, p.mate, p.depth, p.time_ms, p.ply), (None, Some(-2), 12, 7, 3));
-        let p = ply_record("g", 1, "e2e4".into(), "e4".into(), &r(Score::Cp(-40), 5), ms(0));
+        assert_eq!(eval_comment(Some(Score::Cp(35)), 8, ms(120)), "+0.35/8 0.12s");
+        assert_eq!(eval_comment(Some(Score::Cp(-5)), 3, ms(4)), "-0.05/3 0.00s");
+        assert_eq!(eval_comment(Some(Score::Cp(-250)), 3, ms(1500)), "-2.50/3 1.50s");
+        assert_eq!(eval_comment(Some(Score::Mate(-2)), 12, ms(50)), "-M2/12 0.05s");
+        assert_eq!(eval_comment(Some(Score::Mate(1)), 1, ms(0)), "+M1/1 0.00s");
+        assert_eq!(eval_comment(None, 0, ms(1234)), "1.23s");
+        let t = |score| Thought {
+            mv: Move::normal(stackchess_core::Cell::from_index(12), stackchess_core::Cell::from_index(28)),
+            score,
+            depth: 12,
+            seldepth: 12,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        let p = ply_record("g", 3, "e2e4".into(), "e4".into(), &t(Some(Score::Mate(-2))), 7, Some(-4));
+        assert_eq!((p.score_cp, p.mate, p.depth, p.time_ms, p.ply, p.clock_ms), (None, Some(-2), 12, 7, 3, Some(-4)));
+        let p = ply_record("g", 1, "e2e4".into(), "e4".into(), &t(Some(Score::Cp(-40))), 0, None);
         assert_eq!((p.score_cp, p.mate), (Some(-40), None));
+        let p = ply_record("g", 1, "e2e4".into(), "e4".into(), &t(None), 0, None);
+        assert_eq!((p.score_cp, p.mate), (None, None));
         assert_eq!(white_cp(Score::Cp(40), Color::Black), -40);
         assert_eq!(white_cp(Score::Mate(0), Color::White), -MATE_CP);
         assert_eq!(white_cp(Score::Mate(3), Color::Black), -MATE_CP);
+        assert_eq!(rounded_ms(Duration::from_micros(1_499)), 1);
+        assert_eq!(rounded_ms(Duration::from_micros(1_500)), 2);
     }
 
     #[test]
@@ -298,5 +447,13 @@ mod tests {
         assert_eq!(describe_limits(&Limits::nodes(500)), "nodes=500");
         let l = Limits { depth: Some(4), movetime: Some(std::time::Duration::from_millis(50)), ..Limits::default() };
         assert_eq!(describe_limits(&l), "depth=4 movetime=50ms");
+        let spec = EngineSpec {
+            tc: "40/60+0.6".parse().ok(),
+            ..EngineSpec::builtin("A", SearchConfig::default(), Limits::default())
+        };
+        assert!(spec.describe().starts_with("tc=40/60+0.6 hash="), "{}", spec.describe());
+        let spec =
+            EngineSpec { tc: "10".parse().ok(), ..EngineSpec::builtin("A", SearchConfig::default(), Limits::nodes(9)) };
+        assert!(spec.describe().starts_with("tc=10 nodes=9 "), "{}", spec.describe());
     }
 }

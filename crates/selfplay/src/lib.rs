@@ -8,13 +8,16 @@
 //! The library prints nothing: callers follow a run through [`Progress`].
 
 pub mod adjudication;
+pub mod clock;
 mod error;
+pub mod external;
 pub mod game;
 pub mod manifest;
 pub mod merge;
 pub mod openings;
 pub mod pgn;
 pub mod pgn_read;
+pub mod player;
 pub mod replay;
 pub mod run;
 pub mod shard;
@@ -26,13 +29,16 @@ pub mod swap;
 pub use stackchess_records as records;
 
 pub use adjudication::{Adjudication, Adjudicator, DrawRule, Ending, ResignRule};
+pub use clock::{TimeControl, DEFAULT_TIME_MARGIN};
 pub use error::Error;
+pub use external::ExternalSpec;
 pub use game::EngineSpec;
 pub use manifest::{Manifest, RunSettings};
 pub use merge::{merge, Merged};
 pub use openings::{Opening, Openings};
+pub use player::{Failure, Player};
 pub use replay::replay;
-pub use run::{run, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary};
+pub use run::{run, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary, Timing, DEFAULT_STALL_TIMEOUT};
 pub use shard::Shard;
 pub use stackchess_records::{GameRecord, GamesFile, PliesFile, PlyRecord, Recovered, Version};
 pub use stats::Tally;

@@ -39,6 +39,10 @@ pub struct RunSettings {
     pub adjudication: Adjudication,
     /// The engines: one for self-play, A and B for a match.
     pub engines: Vec<EngineEntry>,
+    /// The time margin in milliseconds, when an engine plays on a clock (absent otherwise, so
+    /// runs without clocks keep their keys).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_margin_ms: Option<u64>,
 }
 
 impl RunSettings {
@@ -183,8 +187,11 @@ mod tests {
             paired: false,
             adjudication: Adjudication::default(),
             engines: vec![EngineEntry { label: "default".into(), settings: "nodes=100".into() }],
+            time_margin_ms: None,
         };
         let t = RunSettings { seed: 2, ..s.clone() };
+        assert!(!serde_json::to_string(&s).unwrap().contains("time_margin"), "runs without clocks keep their keys");
+        assert_ne!(s.run_key(), RunSettings { time_margin_ms: Some(50), ..s.clone() }.run_key());
         assert_eq!(s.run_key(), s.clone().run_key());
         assert_ne!(s.run_key(), t.run_key());
         assert_eq!(s.run_key().len(), 16);

@@ -37,6 +37,12 @@ pub struct Movetext<'a> {
     pub opening: &'a [String],
     /// The searched moves.
     pub moves: &'a [PgnMove],
+    /// White's and Black's time controls (`40/60+0.6`), when they play on a clock: a
+    /// `TimeControl` tag when they agree, `WhiteTimeControl` and `BlackTimeControl` otherwise.
+    pub time_controls: [Option<String>; 2],
+    /// A comment after the last move on how the game was lost without a move (a time forfeit,
+    /// a crashed or stalled engine, an illegal move), if it was.
+    pub ending: Option<&'a str>,
 }
 
 /// The text of one game: tags, a blank line, the movetext, a blank line. `date` is
@@ -63,6 +69,13 @@ pub fn game_text(event: &str, date: &str, rec: &GameRecord, text: &Movetext<'_>)
         tags.extend([("Variant", rec.variant.as_str()), ("LFEN", text.from_lfen)]);
     }
     tags.extend([("Termination", rec.termination.as_str()), ("PlyCount", &ply_count), ("GameId", &rec.game_id)]);
+    match &text.time_controls {
+        [Some(w), Some(b)] if w == b => tags.push(("TimeControl", w)),
+        [w, b] => {
+            tags.extend(w.as_deref().map(|w| ("WhiteTimeControl", w)));
+            tags.extend(b.as_deref().map(|b| ("BlackTimeControl", b)));
+        }
+    }
     for (k, v) in tags {
         let _ = writeln!(s, "[{k} \"{}\"]", v.replace('\\', "\\\\").replace('"', "\\\""));
     }
@@ -99,6 +112,9 @@ pub fn game_text(event: &str, date: &str, rec: &GameRecord, text: &Movetext<'_>)
             number += 1;
         }
         white = !white;
+    }
+    if let Some(c) = text.ending {
+        push(&format!("{{{}}}", c.replace(['{', '}'], "")), &mut s);
     }
     push(&rec.result, &mut s);
     s.push_str(&line);
@@ -228,7 +244,16 @@ mod tests {
         opening: &'a [String],
         moves: &'a [PgnMove],
     ) -> Movetext<'a> {
-        Movetext { from_lfen: from, at_start, first_move: first, white_to_move: white, opening, moves }
+        Movetext {
+            from_lfen: from,
+            at_start,
+            first_move: first,
+            white_to_move: white,
+            opening,
+            moves,
+            time_controls: [None, None],
+            ending: None,
+        }
     }
 
     #[test]

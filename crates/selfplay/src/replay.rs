@@ -50,6 +50,13 @@ pub fn replay<P: Position>(rules: P::Rules, rec: &GameRecord) -> Result<(), Stri
             return Err(format!("{id}: recorded {} but the replay ends {:?}", t.name(), o.map(|o| o.reason.name())));
         }
         (_, Some(o)) => return Err(format!("{id}: adjudicated, but the game is over by {}", o.reason.name())),
+        (e, None) if e.is_forfeit() => {
+            // The side to move at the end lost without moving.
+            let want = if game.position().turn() == Color::White { "0-1" } else { "1-0" };
+            if rec.result != want {
+                return Err(format!("{id}: {} by the side to move must be {want}, not {}", e.name(), rec.result));
+            }
+        }
         (Ending::Resign, None) if rec.result == "1/2-1/2" => return Err(format!("{id}: a resignation cannot draw")),
         (Ending::MaxPlies | Ending::DrawAdjudication, None) if rec.result != "1/2-1/2" => {
             return Err(format!("{id}: {} must be a draw", ending.name()));

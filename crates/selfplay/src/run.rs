@@ -1,9 +1,12 @@
 //! A run: N games on a rayon pool, each a function of (settings, seed, game index), streamed to
 //! `games.pgn`, `plies.csv` and `games.csv` as they finish, resumable after an interruption.
 
+use crate::clock::DEFAULT_TIME_MARGIN;
+use crate::external::External;
 use crate::game::{describe_limits, play, EngineSpec, Played, Setup};
 use crate::manifest::{now_utc, EngineEntry, Manifest, RunSettings, Session};
 use crate::pgn::{self, PgnFile};
+use crate::player::Player;
 use crate::{Adjudication, Error, GameRecord, GamesFile, Openings, PliesFile, Recovered, Shard, Version};
 use stackchess_core::{Position, Rules};
 use stackchess_search::{Engine, Limits, Score};
@@ -22,6 +25,27 @@ pub struct OpeningFilter {
     pub max_cp: i32,
     /// The short search's limits (run with the first engine's settings).
     pub limits: Limits,
+}
+
+/// How long a side may take beyond what it was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// What a mover on a clock may exceed it by without losing on time (cutechess-cli's
+    /// `timemargin`); part of the run's settings when an engine plays on a clock.
+    pub margin: Duration,
+    /// How long an external engine may take to answer when no clock bounds it: its handshake,
+    /// `isready`, a move under node or depth limits (added to a `movetime`). Past it the engine
+    /// has stalled and loses the game.
+    pub stall: Duration,
+}
+
+/// The stall timeout by default.
+pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing { margin: DEFAULT_TIME_MARGIN, stall: DEFAULT_STALL_TIMEOUT }
+    }
 }
 
 /// What a run plays.
@@ -48,6 +72,8 @@ pub struct RunConfig {
     /// The part of the run this process plays ([`Shard::WHOLE`] for all of it). Not part of the
     /// run key: every shard of a run has the same key and game ids.
     pub shard: Shard,
+    /// The time margin and the stall timeout.
+    pub timing: Timing,
 }
 
 impl RunConfig {
@@ -72,6 +98,11 @@ impl RunConfig {
                 .iter()
                 .map(|e| EngineEntry { label: e.label.clone(), settings: e.describe() })
                 .collect(),
+            time_margin_ms: self
+                .engines
+                .iter()
+                .any(|e| e.tc.is_some())
+                .then(|| u64::try_from(self.timing.margin.as_millis()).unwrap_or(u64::MAX)),
         }
     }
 
@@ -129,8 +160,13 @@ impl RunConfig {
         }
         for e in &self.engines {
             let l = e.limits;
-            if l.depth.is_none() && l.nodes.is_none() && l.movetime.is_none() {
-                return Err(Error::Config(format!("engine {}: give --nodes, --depth or --movetime", e.label)));
+            if l.depth.is_none() && l.nodes.is_none() && l.movetime.is_none() && e.tc.is_none() {
+                return Err(Error::Config(format!("engine {}: give --nodes, --depth, --movetime or --tc", e.label)));
+            }
+        }
+        if let [a, b] = self.engines.as_slice() {
+            if a.label == b.label {
+                return Err(Error::Config(format!("the two engines have the same name, {}", a.label)));
             }
         }
         if self.adjudication.max_plies == Some(0) {
@@ -206,6 +242,15 @@ pub fn run<P: Position>(
     progress: &mut dyn Progress,
 ) -> Result<Summary, Error> {
     cfg.check()?;
+    // An external engine that cannot start or does not answer the handshake stops the run
+    // before it begins (later failures lose games instead).
+    for e in &cfg.engines {
+        if let Some(x) = &e.external {
+            External::new(x.clone(), cfg.timing.stall)
+                .probe()
+                .map_err(|f| Error::Config(format!("engine {}: {}: {f:?}", e.label, x.cmd.display())))?;
+        }
+    }
     let mut settings = cfg.settings(rules.name(), rules.id());
     if resume {
         // A run begun before rule sets had ids does not name its rules: it goes on as it was.
@@ -332,13 +377,14 @@ pub fn run<P: Position>(
                 for _ in 0..threads {
                     let (tx, next) = (tx.clone(), &next);
                     workers.spawn(move |_| {
-                        let engine = |i: usize| {
-                            Engine::<P>::new(rules, cfg.engines[i.min(cfg.engines.len() - 1)].config.clone())
+                        let side = |i: usize| {
+                            Player::<P>::new(rules, &cfg.engines[i.min(cfg.engines.len() - 1)], cfg.timing.stall)
                         };
-                        let mut engines = [engine(0), engine(1)];
+                        let mut players = [side(0), side(1)];
+                        let mut checker = None;
                         while !halt.load(Ordering::Relaxed) {
                             let Some(&index) = missing.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                            match play_index(rules, cfg, index, &mut engines, halt, base) {
+                            match play_index(rules, cfg, index, &mut players, &mut checker, halt, base) {
                                 Ok(Some(p)) => drop(tx.send(Ok(p))),
                                 Ok(None) => {}
                                 Err(e) => {
@@ -436,12 +482,14 @@ fn check_resumed(rec: &GameRecord, run_key: &str, cfg: &RunConfig, done: &mut [b
     Ok(())
 }
 
-/// Plays game `index` with this worker's engines.
+/// Plays game `index` with this worker's players (`checker`: the worker's built-in engine for the
+/// opening filter when the first player is an external engine).
 fn play_index<P: Position>(
     rules: P::Rules,
     cfg: &RunConfig,
     index: u64,
-    engines: &mut [Engine<P>; 2],
+    players: &mut [Player<P>; 2],
+    checker: &mut Option<Engine<P>>,
     halt: &AtomicBool,
     base: &GameRecord,
 ) -> Result<Option<Played>, Error> {
@@ -452,7 +500,10 @@ fn play_index<P: Position>(
             && match cfg.opening_filter {
                 None => true,
                 Some(f) => {
-                    let e = &mut engines[0];
+                    let e = match players[0].builtin() {
+                        Some(e) => e,
+                        None => checker.get_or_insert_with(|| Engine::new(rules, cfg.engines[0].config.clone())),
+                    };
                     e.new_game();
                     let r = e.search(pos, &[], &f.limits, &AtomicBool::new(false), &mut |_| {});
                     matches!(r.score, Score::Cp(c) if c.abs() <= f.max_cp)
@@ -467,9 +518,6 @@ fn play_index<P: Position>(
         })?;
         opening.moves = None;
     }
-    for e in engines.iter_mut() {
-        e.new_game();
-    }
     let seats = cfg.seats(index);
     let setup = Setup {
         index,
@@ -478,9 +526,11 @@ fn play_index<P: Position>(
         opening: opening.moves,
         specs: [&cfg.engines[seats[0]], &cfg.engines[seats[1]]],
         adjudication: cfg.adjudication,
+        time_margin: cfg.timing.margin,
     };
-    // Engine slot 0 holds the first spec's settings and slot 1 the last's; in self-play slot 0 is White.
-    let [e0, e1] = engines;
-    let pair_of_engines = if cfg.engines.len() == 2 && seats[0] == 1 { [e1, e0] } else { [e0, e1] };
-    play(&setup, pair_of_engines, halt, base, &cfg.event)
+    // Player slot 0 holds the first spec's engine and slot 1 the last's; in self-play slot 0 is
+    // White. Each player is readied for the game (restarted if it failed) by `play`.
+    let [p0, p1] = players;
+    let pair_of_players = if cfg.engines.len() == 2 && seats[0] == 1 { [p1, p0] } else { [p0, p1] };
+    play(&setup, pair_of_players, halt, base, &cfg.event)
 }

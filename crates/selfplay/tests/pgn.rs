@@ -101,9 +101,12 @@ fn config(openings: Openings, games: u64) -> RunConfig {
                 ..SearchConfig::full(EvalParams::parse(stackchess_traditional::FIDE_EVAL_PARAMS).unwrap())
             },
             limits: Limits::nodes(120),
+            tc: None,
+            external: None,
         }],
         event: "pgn test".into(),
         shard: Shard::WHOLE,
+        timing: stackchess_selfplay::Timing::default(),
     }
 }
 
@@ -135,9 +138,12 @@ fn check_run(dir: &Path) -> (usize, usize) {
         assert_eq!(g.moves, opening + rec.plies as usize, "{}", rec.game_id);
         assert_eq!(g.comments.len(), rec.plies as usize);
         for c in &g.comments {
-            let (eval, time) = c.split_once(' ').unwrap();
+            // `+0.35/8 0.12s [%emt 0:00:00.120]`: cutechess-cli's comment, then the move's time.
+            let (text, emt) = c.split_once(" [%emt ").unwrap();
+            let (eval, time) = text.split_once(' ').unwrap();
             assert!(eval.contains('/') && (eval.starts_with('+') || eval.starts_with('-')), "{c}");
             assert!(time.ends_with('s') && time[..time.len() - 1].parse::<f64>().is_ok(), "{c}");
+            assert!(emt.starts_with("0:00:") && emt.ends_with(']') && emt.len() == "0:00:00.120]".len(), "{c}");
         }
         // shakmaty's end position is the record's, and it agrees with the result.
         let fen = Fen::from_position(g.pos.clone(), EnPassantMode::Legal).to_string();

@@ -22,7 +22,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn spec(label: &str, config: SearchConfig, nodes: u64) -> EngineSpec {
-    EngineSpec { label: label.into(), config: SearchConfig { hash_mb: 1, ..config }, limits: Limits::nodes(nodes) }
+    EngineSpec::builtin(label, SearchConfig { hash_mb: 1, ..config }, Limits::nodes(nodes))
 }
 
 /// The evaluation preset of `name` (malka, else fide's, which is the generic default).
@@ -50,6 +50,7 @@ fn selfplay<P: Position>(rules: P::Rules, games: u64, threads: usize) -> RunConf
         engines: vec![spec("default", SearchConfig::full(preset(rules.name())), 150)],
         event: "test".into(),
         shard: Shard::WHOLE,
+        timing: stackchess_selfplay::Timing::default(),
     }
 }
 

@@ -30,9 +30,12 @@ fn config(games: u64, shard: Shard) -> RunConfig {
             label: "default".into(),
             config: SearchConfig { hash_mb: 1, ..SearchConfig::full(EvalParams::default()) },
             limits: Limits::nodes(150),
+            tc: None,
+            external: None,
         }],
         event: "test".into(),
         shard,
+        timing: stackchess_selfplay::Timing::default(),
     }
 }
 

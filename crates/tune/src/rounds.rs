@@ -240,6 +240,8 @@ fn play<P: Position>(
         label: "default".into(),
         config: SearchConfig::full(params.clone()).with_source(format!("tune round {r}")),
         limits: Limits::nodes(settings.nodes),
+        tc: None,
+        external: None,
     };
     let cfg = RunConfig {
         // Each round its own openings.
@@ -257,6 +259,7 @@ fn play<P: Position>(
         engines: vec![engine],
         event: format!("stackchess tune round {r}"),
         shard: Shard::WHOLE,
+        timing: stackchess_selfplay::Timing::default(),
     };
     let resume = dir.join(stackchess_selfplay::run::MANIFEST).exists();
     let summary = stackchess_selfplay::run::<P>(rules, dir, &cfg, resume, stop, &mut Games(hook, r))

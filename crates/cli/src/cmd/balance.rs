@@ -45,6 +45,13 @@ pub struct Args {
     /// Search nodes per move.
     #[arg(long, default_value_t = DEFAULT_NODES)]
     pub nodes: u64,
+    /// Play on a clock instead of a node budget: a time control, cutechess-style (seconds),
+    /// `40/60+0.6`, `60+0.6`, `10` (results then depend on the machine).
+    #[arg(long, value_name = "TC", conflicts_with_all = ["nodes", "ladder"])]
+    pub tc: Option<stackchess_selfplay::TimeControl>,
+    /// Milliseconds a mover on a clock may exceed it by without losing on time.
+    #[arg(long, value_name = "MS", default_value_t = 50)]
+    pub time_margin: u64,
     /// Play every variant at each of these node budgets (replaces --nodes) and report balance
     /// against strength: per rung and variant, and whether each difference keeps its sign.
     #[arg(long, value_delimiter = ',', value_name = "N1,N2,...")]
@@ -142,7 +149,9 @@ impl WithPosition for Batch<'_> {
         let engine = EngineSpec {
             label: "default".into(),
             config: EngineArgs::default().config_from(rules.name(), Some(self.eval))?,
-            limits: Limits::nodes(self.nodes),
+            limits: if a.tc.is_some() { Limits::default() } else { Limits::nodes(self.nodes) },
+            tc: a.tc,
+            external: None,
         };
         let paired = !a.unpaired;
         let openings = if paired { self.games / 2 } else { self.games };
@@ -167,6 +176,10 @@ impl WithPosition for Batch<'_> {
             engines: vec![engine],
             event: "stackchess balance".into(),
             shard: self.shard,
+            timing: stackchess_selfplay::Timing {
+                margin: Duration::from_millis(a.time_margin),
+                ..stackchess_selfplay::Timing::default()
+            },
         };
         let resume = self.dir.join("manifest.json").exists();
         let label =

@@ -1,19 +1,22 @@
 //! `stackchess match`: engine A against engine B, with score, Elo ± 95% interval, LOS,
 //! pentanomial counts for paired games, and an optional SPRT that stops the match early.
 //!
-//! Each engine is given as a string of the engine flags of `analyse`, applied on top of the
+//! The engines are given either cutechess-cli style, `--engine name=A,cmd=PATH,...` or
+//! `--engine name=B,param=...` (exactly two; [`crate::engine_spec`]), which may be external
+//! programs speaking UCI, or as strings of the built-in engine's flags, applied on top of the
 //! shared limits: `--engine-a "--param tempo=20"`, `--engine-b "--plain --nodes 2000"`.
 //! Empty (the default) is the full engine with the shared limits.
 
 use crate::cmd::selfplay::{estimate, execute, limits_or_default, print_run, unfinished, LimitArgs, RunArgs, Ui};
 use crate::common::{EngineArgs, Evaluation};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Parser;
 use stackchess_core::{Position, Rules};
 use stackchess_search::Limits;
 use stackchess_selfplay::stats::{Sprt, SprtDecision, SprtModel};
-use stackchess_selfplay::EngineSpec;
+use stackchess_selfplay::{EngineSpec, TimeControl};
 use stackchess_variants::WithPosition;
+use std::time::Duration;
 
 /// Flags of `match`.
 #[derive(clap::Args, Debug)]
@@ -23,12 +26,23 @@ pub struct Args {
     /// Limits for both engines (each may override them in its spec); default 5000 nodes.
     #[command(flatten)]
     limits: LimitArgs,
-    /// Engine A: engine flags (`--hash`, `--param K=V`, `--params FILE`, `--plain`, `--nodes`, `--depth`, `--movetime`).
+    /// An engine, cutechess-style (give exactly two): external
+    /// `name=N,cmd=PATH[,arg=X]...[,option.Name=V]...` or built-in
+    /// `name=N[,param=K=V]...[,params=FILE][,plain][,hash=MB]`; either may add
+    /// `nodes=N`, `depth=N`, `movetime=MS`, `tc=TC` (see docs/match.md).
+    #[arg(long = "engine", value_name = "SPEC", conflicts_with_all = ["engine_a", "engine_b"])]
+    engines: Vec<String>,
+    /// Engine A: engine flags (`--hash`, `--param K=V`, `--params FILE`, `--plain`, `--nodes`, `--depth`, `--movetime`, `--tc`).
     #[arg(long, default_value = "", allow_hyphen_values = true, value_name = "FLAGS")]
     engine_a: String,
     /// Engine B, as --engine-a.
     #[arg(long, default_value = "", allow_hyphen_values = true, value_name = "FLAGS")]
     engine_b: String,
+    /// Seconds an external engine may take to answer when no clock bounds it (its start,
+    /// `isready`, a move under node or depth limits, added to a movetime); past it, it has
+    /// stalled and loses the game.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    stall_timeout: f64,
     /// Stop when an SPRT decides: `elo0,elo1,alpha,beta`, e.g. `0,10,0.05,0.05`.
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
     sprt: Option<String>,
@@ -56,13 +70,19 @@ fn engine<P: Position>(
     rules: P::Rules,
     label: &str,
     spec: &str,
-    shared: &Limits,
+    shared: (Limits, Option<TimeControl>),
     eval: &Evaluation,
 ) -> Result<EngineSpec> {
     let flags = EngineFlags::try_parse_from(spec.split_whitespace())
         .with_context(|| format!("--engine-{} \"{spec}\"", label.to_lowercase()))?;
-    let limits = flags.limits.given().unwrap_or(*shared);
-    Ok(EngineSpec { label: label.into(), config: flags.engine.config_from(rules.name(), Some(eval))?, limits })
+    let (limits, tc) = flags.limits.given().unwrap_or(shared);
+    Ok(EngineSpec {
+        label: label.into(),
+        config: flags.engine.config_from(rules.name(), Some(eval))?,
+        limits,
+        tc,
+        external: None,
+    })
 }
 
 /// Reads `elo0,elo1,alpha,beta`.
@@ -86,19 +106,45 @@ impl WithPosition for Run<'_> {
         let a = self.0;
         let shared = limits_or_default(&a.limits);
         let eval = a.run.tune.evaluation(rules.name().parse()?, a.run.threads, a.run.quiet)?;
-        let engines = vec![
-            engine::<P>(rules, "A", &a.engine_a, &shared, &eval)?,
-            engine::<P>(rules, "B", &a.engine_b, &shared, &eval)?,
-        ];
+        let engines = if a.engines.is_empty() {
+            vec![
+                engine::<P>(rules, "A", &a.engine_a, shared, &eval)?,
+                engine::<P>(rules, "B", &a.engine_b, shared, &eval)?,
+            ]
+        } else {
+            if a.engines.len() != 2 {
+                bail!("match plays two engines: give --engine exactly twice, not {} times", a.engines.len());
+            }
+            let mut engines = Vec::new();
+            for text in &a.engines {
+                let def = crate::engine_spec::parse(text)?;
+                engines.push(def.engine_spec(rules.name(), a.run.variant.as_str(), shared, &eval)?);
+            }
+            engines
+        };
+        if !(a.stall_timeout.is_finite() && a.stall_timeout > 0.0) {
+            bail!("--stall-timeout must be a positive number of seconds");
+        }
         let sprt = a.sprt.as_deref().map(|s| parse_sprt(s, a.sprt_model)).transpose()?;
-        let cfg = a.run.config::<P>(rules, engines, "stackchess match")?;
+        let mut cfg = a.run.config::<P>(rules, engines, "stackchess match")?;
+        cfg.timing.stall = Duration::from_secs_f64(a.stall_timeout);
         let mut ui = Ui::new(a.run.quiet, cfg.paired, true, sprt).reporting(a.rating_interval, &a.run.out);
+        // The tally counts the first engine by the name its records carry.
+        ui.tally = stackchess_selfplay::Tally::of(cfg.paired, &cfg.engines[0].label);
         let summary = execute::<P>(rules, &a.run, &cfg, &mut ui)?;
         print_run(&a.run, &summary, &ui);
         let t = &ui.tally;
         let f = &t.first;
         if let Some(e) = estimate(t) {
-            println!("Score of A vs B: {} - {} - {}  [{:.3}] {}", f.wins, f.losses, f.draws, e.score, f.games());
+            let (first, second) = (&cfg.engines[0].label, &cfg.engines[1].label);
+            println!(
+                "Score of {first} vs {second}: {} - {} - {}  [{:.3}] {}",
+                f.wins,
+                f.losses,
+                f.draws,
+                e.score,
+                f.games()
+            );
             println!("{e}");
         }
         if cfg.paired {
@@ -119,8 +165,8 @@ impl WithPosition for Run<'_> {
                 s.elo1
             );
         }
-        for (label, e) in [("A", &cfg.engines[0]), ("B", &cfg.engines[1])] {
-            println!("{label}: {}", e.describe());
+        for e in &cfg.engines {
+            println!("{}: {}", e.label, e.describe());
         }
         unfinished(&a.run, &summary)
     }

@@ -11,7 +11,7 @@ use stackchess_selfplay::sprt_log::{SprtLog, SprtRow, SprtState};
 use stackchess_selfplay::stats::{EloEstimate, Sprt, SprtDecision};
 use stackchess_selfplay::{
     Adjudication, DrawRule, EngineSpec, GameRecord, OpeningFilter, Openings, Progress, ResignRule, RunConfig, RunEnd,
-    Summary, Tally,
+    Summary, Tally, TimeControl, Timing,
 };
 use stackchess_variants::{VariantArg, WithPosition};
 use std::fmt::Write as _;
@@ -96,6 +96,9 @@ pub struct RunArgs {
     pub draw_after: u32,
     #[command(flatten)]
     pub tune: crate::cmd::tune::TuneArgs,
+    /// Milliseconds a mover on a clock (--tc) may exceed it by without losing on time.
+    #[arg(long, value_name = "MS", default_value_t = 50)]
+    pub time_margin: u64,
 }
 
 /// The record formats of a run directory.
@@ -140,11 +143,13 @@ impl RunArgs {
             engines,
             event: event.to_owned(),
             shard: self.shard.resolve()?,
+            timing: Timing { margin: Duration::from_millis(self.time_margin), ..Timing::default() },
         })
     }
 }
 
-/// Each move's search limits: `--nodes`, `--depth`, `--movetime` (5000 nodes when none is given).
+/// Each move's search limits: `--nodes`, `--depth`, `--movetime`, and the clock `--tc` (5000
+/// nodes when none is given).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct LimitArgs {
     /// Nodes per move (reproducible; the default, 5000, when no limit is given).
@@ -156,24 +161,28 @@ pub struct LimitArgs {
     /// Milliseconds per move (games then depend on the machine's speed and load).
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
+    /// Time control, cutechess-style (seconds): `40/60+0.6` (moves/base+increment), `60+0.6`,
+    /// `10` (no increment). With no other limit the engines play on the clock alone.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<TimeControl>,
 }
 
 impl LimitArgs {
-    /// The limits given, if any.
-    pub fn given(&self) -> Option<Limits> {
+    /// The limits given (without the clock) and the time control, if any is given.
+    pub fn given(&self) -> Option<(Limits, Option<TimeControl>)> {
         let l = Limits {
             depth: self.depth,
             nodes: self.nodes,
             movetime: self.movetime.map(Duration::from_millis),
             ..Limits::default()
         };
-        (l != Limits::default()).then_some(l)
+        (l != Limits::default() || self.tc.is_some()).then_some((l, self.tc))
     }
 }
 
-/// The limits of `flags`; 5000 nodes a move when none is given.
-pub fn limits_or_default(flags: &LimitArgs) -> Limits {
-    flags.given().unwrap_or(Limits::nodes(5000))
+/// The limits and time control of `flags`; 5000 nodes a move when none is given.
+pub fn limits_or_default(flags: &LimitArgs) -> (Limits, Option<TimeControl>) {
+    flags.given().unwrap_or((Limits::nodes(5000), None))
 }
 
 /// The progress bar and the running tally of a run.
@@ -502,10 +511,13 @@ impl WithPosition for Run<'_> {
     fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.0;
         let eval = a.run.tune.evaluation(rules.name().parse()?, a.run.threads, a.run.quiet)?;
+        let (limits, tc) = limits_or_default(&a.limits);
         let engine = EngineSpec {
             label: "default".into(),
             config: a.engine.config_from(rules.name(), Some(&eval))?,
-            limits: limits_or_default(&a.limits),
+            limits,
+            tc,
+            external: None,
         };
         let cfg = a.run.config::<P>(rules, vec![engine], "stackchess selfplay")?;
         let mut ui = Ui::new(a.run.quiet, cfg.paired, false, None);

@@ -9,12 +9,13 @@
 //! `DIR/ratings.csv` and `DIR/tournament.json`.
 
 use crate::cmd::selfplay::{estimate, format_duration, limits_or_default, LimitArgs};
+use crate::common::{note, Evaluation};
 use crate::engine_spec::{self, EngineDef};
 use anyhow::{bail, ensure, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use stackchess_core::{Position, Rules};
-use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, RunConfig, RunEnd, Shard, Tally};
+use stackchess_selfplay::{Adjudication, GameRecord, Progress, RunConfig, RunEnd, Shard, Tally, Timing};
 use stackchess_stats::{fit_ratings, Anchor, DrawModel, RatingFit, Results, Z95};
 use stackchess_variants::{VariantArg, WithPosition};
 use std::io::{IsTerminal, Write as _};
@@ -182,7 +183,7 @@ impl Progress for Ui {
 
 /// The engines of the spec texts, checked: three or more, names distinct.
 fn engine_defs(texts: &[String]) -> Result<Vec<EngineDef>> {
-    let defs = texts.iter().map(|t| engine_spec::parse(t)).collect::<Result<Vec<_>>>()?;
+    let defs = texts.iter().map(|t| engine_spec::parse(t)).collect::<Result<Vec<_>, _>>()?;
     ensure!(defs.len() >= 3, "a tournament needs three or more engines (--engine), not {}", defs.len());
     for (i, d) in defs.iter().enumerate() {
         if defs[..i].iter().any(|e| e.name == d.name) {
@@ -274,12 +275,16 @@ impl WithPosition for Run<'_> {
             })?),
         };
         let shared = limits_or_default(&a.limits);
+        let eval = Evaluation::preset(rules.name().parse()?)?;
+        if let Some(text) = eval.borrowed() {
+            note(&text);
+        }
         let specs = defs
             .iter()
             .zip(&a.engines)
             .map(|(d, text)| {
-                let config = d.engine.config(rules.name()).with_context(|| format!("--engine {text}"))?;
-                Ok(EngineSpec { label: d.name.clone(), config, limits: d.limits.given().unwrap_or(shared) })
+                d.engine_spec(rules.name(), a.variant.as_str(), shared, &eval)
+                    .with_context(|| format!("--engine {text}"))
             })
             .collect::<Result<Vec<_>>>()?;
         let openings = crate::cmd::book::openings::<P>(rules, &a.openings, a.seed, a.games_per_pair / 2)?;
@@ -306,6 +311,7 @@ impl WithPosition for Run<'_> {
                 engines: vec![x.clone(), y.clone()],
                 event: "stackchess tournament".into(),
                 shard: Shard::WHOLE,
+                timing: Timing::default(),
             };
             let resume = dir.join(stackchess_selfplay::records::MANIFEST).exists();
             ui.tally = Tally::of(true, &x.label);
