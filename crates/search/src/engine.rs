@@ -162,7 +162,7 @@ impl<P: Position> Engine<P> {
         self.shared.tt.new_search();
         let features = Features::new(&self.shared.config, request.limits.mate.is_some());
         let shared = &self.shared;
-        let helper_nodes = AtomicU64::new(0);
+        let shared_nodes = AtomicU64::new(0);
         let done = AtomicBool::new(false);
         let threads = self.helpers.len() + 1;
         let main_control = Control {
@@ -171,7 +171,7 @@ impl<P: Position> Engine<P> {
             stop: request.stop,
             done: None,
             pondering: request.pondering,
-            helper_nodes: &helper_nodes,
+            shared_nodes: &shared_nodes,
         };
         let mut main = Searcher::new(shared, &mut self.main, features, request, main_control, history, pos);
         if threads == 1 {
@@ -179,7 +179,7 @@ impl<P: Position> Engine<P> {
         }
         std::thread::scope(|scope| {
             for (i, worker) in self.helpers.iter_mut().enumerate() {
-                let (done, helper_nodes) = (&done, &helper_nodes);
+                let (done, shared_nodes) = (&done, &shared_nodes);
                 scope.spawn(move || {
                     let control = Control {
                         id: i + 1,
@@ -187,10 +187,11 @@ impl<P: Position> Engine<P> {
                         stop: request.stop,
                         done: Some(done),
                         pondering: None,
-                        helper_nodes,
+                        shared_nodes,
                     };
                     let helper_request = Request {
-                        limits: Limits { mate: request.limits.mate, ..Limits::default() },
+                        // The node limit holds for the sum of the threads: helpers stop at it too.
+                        limits: Limits { mate: request.limits.mate, nodes: request.limits.nodes, ..Limits::default() },
                         multipv: 1,
                         ..*request
                     };

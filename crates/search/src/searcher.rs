@@ -75,8 +75,8 @@ pub(crate) struct Control<'a> {
     pub done: Option<&'a AtomicBool>,
     /// While set, time limits do not apply.
     pub pondering: Option<&'a AtomicBool>,
-    /// Nodes the helpers have searched (added in steps of 2^[`POLL`]).
-    pub helper_nodes: &'a AtomicU64,
+    /// With several threads: the nodes every thread has searched, added in steps of 2^[`POLL`].
+    pub shared_nodes: &'a AtomicU64,
 }
 
 /// One search in progress on one thread.
@@ -219,14 +219,14 @@ impl<P: Position> Searcher<'_, P> {
     }
 
     /// Every 2^[`POLL`] nodes: whether the clock, the caller or the other threads say stop. With
-    /// several threads, the helpers publish their node counts here and the node limit applies to
-    /// the sum (to within 2^[`POLL`] nodes a thread).
+    /// several threads, every thread publishes its node count here and stops once the sum reaches
+    /// the node limit, so the search ends within 2^[`POLL`] nodes a thread of it however the
+    /// threads are scheduled.
     fn poll(&self) -> bool {
         let c = self.ctl;
         if c.threads > 1 {
-            if c.id > 0 {
-                c.helper_nodes.fetch_add(1 << POLL, Ordering::Relaxed);
-            } else if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
+            let published = c.shared_nodes.fetch_add(1 << POLL, Ordering::Relaxed) + (1 << POLL);
+            if self.limits.nodes.is_some_and(|n| published >= n) {
                 return true;
             }
         }
@@ -238,9 +238,14 @@ impl<P: Position> Searcher<'_, P> {
         self.ctl.pondering.is_some_and(|p| p.load(Ordering::Relaxed))
     }
 
-    /// Nodes of this search on every thread.
+    /// Nodes of this search on every thread: with helpers, what every thread has published and
+    /// this thread's part not published yet.
     fn total_nodes(&self) -> u64 {
-        self.nodes + self.ctl.helper_nodes.load(Ordering::Relaxed)
+        if self.ctl.threads > 1 {
+            self.ctl.shared_nodes.load(Ordering::Relaxed) + (self.nodes & ((1 << POLL) - 1))
+        } else {
+            self.nodes
+        }
     }
 
     fn eval(&self, pos: &P) -> Eval {
