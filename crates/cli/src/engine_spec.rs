@@ -228,6 +228,10 @@ pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
         }
     }
     let name = name.ok_or_else(|| err(Some("name"), "is missing: every engine needs a name".into()))?;
+    // Names become directory names and record fields.
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')) {
+        return Err(err(Some("name"), format!("'{name}': use letters, digits, '.', '_', '+' and '-'")));
+    }
     let kind = if let Some(cmd) = cmd {
         if let Some(k) = builtin_key {
             let hint = if k == "hash" { "; give an external engine option.Hash=MB" } else { "" };
@@ -354,6 +358,7 @@ mod tests {
         let e = |t: &str| parse(t).unwrap_err().to_string();
         assert_eq!(e("name=A,foo=1"), "--engine name=A,foo=1: key 'foo': unknown key (name, cmd, arg, option.<Name>, proto, param, params, plain, hash, nodes, depth, movetime, tc)");
         assert!(e("cmd=x").contains("key 'name': is missing"));
+        assert!(e("name=a/b").contains("key 'name': 'a/b': use letters"));
         assert!(e("name=A,name=B").contains("key 'name': is given twice"));
         assert!(e("name=A,nodes=many").contains("key 'nodes': 'many' is not a whole number"));
         assert!(e("name=A,cmd=x,hash=64").contains("key 'hash': is for the built-in engine"));

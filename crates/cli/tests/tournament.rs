@@ -163,9 +163,9 @@ fn bad_engine_specs_are_refused_with_the_spec_and_key_named() {
         stderr
     };
     let e = run(&["name=A,nodse=5", "name=B", "name=C"], &[]);
-    assert!(e.contains("--engine name=A,nodse=5: unknown key 'nodse'"), "{e}");
+    assert!(e.contains("--engine name=A,nodse=5: key 'nodse': unknown key"), "{e}");
     let e = run(&["name=A", "name=B,nodes=ten", "name=C"], &[]);
-    assert!(e.contains("--engine name=B,nodes=ten: 'nodes=ten': not a whole number"), "{e}");
+    assert!(e.contains("--engine name=B,nodes=ten: key 'nodes': 'ten' is not a whole number"), "{e}");
     let e = run(&["name=A", "name=B"], &[]);
     assert!(e.contains("three or more engines"), "{e}");
     let e = run(&["name=A", "name=B", "name=A,nodes=9"], &[]);

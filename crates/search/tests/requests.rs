@@ -160,10 +160,13 @@ fn helper_threads_search_and_one_thread_stays_reproducible() {
     assert_eq!(depths, (1..=6).collect::<Vec<_>>());
     assert_eq!(r.depth, 6);
     assert!(pos.is_legal(r.best_move().unwrap()));
-    // Node limits count every thread's nodes (each thread may overshoot by 1024).
+    // Node limits count every thread's nodes, however the threads are scheduled: threads publish
+    // in steps of 1024, so the sum passes the limit by less than a step, each of the two other
+    // threads can add one more step before it sees that, and the reporting thread has under a step
+    // unpublished.
     e.new_game();
     let r = e.search(&pos, &[], &Limits::nodes(50_000), &stop, &mut |_| {});
-    assert!(r.nodes <= 50_000 + 3 * 1024, "{}", r.nodes);
+    assert!(r.nodes < 50_000 + 1024 + 3 * 1024, "{}", r.nodes);
     // Back to one thread: the same results as an engine that never had helpers.
     e.set_threads(1);
     e.new_game();
