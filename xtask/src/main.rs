@@ -148,7 +148,9 @@ fn report_check() -> Result<()> {
     if Command::new("chromium").arg("--version").output().is_err() {
         bail!("chromium is not on the PATH (apt-get install -y chromium)");
     }
-    run(Command::new("cargo").args(["test", "-p", "stackchess-analysis", "--test", "output", "--"]).args([
+    // `--workspace` (the test target is the analysis crate's alone) resolves features as `cargo test
+    // --workspace` does, so nothing is rebuilt.
+    run(Command::new("cargo").args(["test", "--workspace", "--test", "output", "--"]).args([
         "--ignored",
         "--exact",
         "report_renders_in_headless_chromium",
