@@ -319,7 +319,12 @@ fn stepping_shows_the_positions_apply_gives_and_filters_change_the_list() -> Res
         ensure!(hash == format!("#game={}&ply={k}", g.id), "{hash}");
         open_hash(&tab, &g.id, 11)?;
         check_position(&tab, g, 11, "the fragment ply=11")?;
-        ensure!(eval_str(&tab, "document.getElementById('graph').textContent")? == "no evaluations recorded");
+        // The runs wrote plies.csv: the game's evaluations are drawn.
+        ensure!(
+            eval_str(&tab, "String(document.querySelector('#graph svg') !== null)")? == "true",
+            "no evaluation graph for {}",
+            g.id
+        );
     }
     // The filters change the list.
     let count = |tab: &Tab| -> Result<u64> {
