@@ -49,6 +49,29 @@ fn loss<const K: usize>(x: &[[f64; K]], y: &[f64], w: Weights<'_>, beta: &[f64],
     l + 0.5 * ridge * beta[1..].iter().map(|b| b * b).sum::<f64>()
 }
 
+/// A damped Newton step: the first of `x + d`, `x + d/2`, `x + d/4`, ... (at most `halvings`
+/// tries) whose `f` is at most `fx`, with its `f` and the largest change of a coordinate; `None`
+/// when none is (the optimum, up to rounding). Shared by the logistic and the rating fits.
+pub(crate) fn halving_step(
+    x: &[f64],
+    d: &[f64],
+    fx: f64,
+    halvings: usize,
+    mut f: impl FnMut(&[f64]) -> f64,
+) -> Option<(Vec<f64>, f64, f64)> {
+    let mut scale = 1.0;
+    for _ in 0..halvings {
+        let trial: Vec<f64> = x.iter().zip(d).map(|(a, s)| a + scale * s).collect();
+        let ft = f(&trial);
+        if ft <= fx {
+            let size = d.iter().map(|s| (scale * s).abs()).fold(0.0, f64::max);
+            return Some((trial, ft, size));
+        }
+        scale /= 2.0;
+    }
+    None
+}
+
 /// Solves `a·s = g` for a symmetric positive-definite `a` (Cholesky); `None` if it is not.
 #[allow(clippy::needless_range_loop, reason = "matrix code reads best with indices")]
 pub(crate) fn solve(mut a: Vec<Vec<f64>>, g: &[f64]) -> Option<Vec<f64>> {
@@ -170,23 +193,15 @@ fn newton<const K: usize>(x: &[[f64; K]], y: &[f64], w: Weights<'_>, ridge: f64)
             }
         }
         let step = solve(h, &g).ok_or("singular fit: a role never differs, or every result is the same")?;
-        let mut scale = 1.0;
-        let mut improved = false;
-        for _ in 0..MAX_HALVINGS {
-            let trial: Vec<f64> = beta.iter().zip(&step).map(|(b, s)| b - scale * s).collect();
-            let l = loss(x, y, w, &trial, ridge);
-            if l <= current {
-                beta = trial;
-                current = l;
-                improved = true;
-                break;
-            }
-            scale /= 2.0;
-        }
-        // Stop at a step too small to matter, or when no step lowers the loss (the optimum, up
-        // to rounding).
-        let size = step.iter().map(|s| (scale * s).abs()).fold(0.0, f64::max);
-        if !improved || size < 1e-10 {
+        let descent: Vec<f64> = step.iter().map(|s| -s).collect();
+        // Stop when no step lowers the loss (the optimum, up to rounding) or at a step too small
+        // to matter.
+        let Some((next, l, size)) = halving_step(&beta, &descent, current, MAX_HALVINGS, |b| loss(x, y, w, b, ridge))
+        else {
+            break;
+        };
+        (beta, current) = (next, l);
+        if size < 1e-10 {
             break;
         }
     }

@@ -14,7 +14,7 @@
 //! the maximum): its inverse is the covariance of the free ratings, carried through the
 //! anchoring; each rating's 95% interval is `r ± 1.96·sd` (the anchored player's is 0 wide).
 
-use crate::logistic::solve;
+use crate::logistic::{halving_step, solve};
 use crate::normal::Z95;
 use crate::Wdl;
 
@@ -281,22 +281,20 @@ pub fn fit_ratings(results: &Results, model: DrawModel, anchor: Anchor) -> Resul
         let (_, grad) = loglik(results, model, &p);
         let info = information(results, model, &p);
         let step = solve(info, &grad).ok_or("singular fit: some players are not connected by games to the others")?;
-        let mut scale = 1.0;
-        let mut improved = false;
-        for _ in 0..60 {
-            let trial: Vec<f64> = p.iter().zip(&step).map(|(x, s)| x + scale * s).collect();
+        // Maximise the log-likelihood: minimise its negative (a draw width must stay positive).
+        let negative = |trial: &[f64]| {
             let valid = model == DrawModel::HalfPoint || trial[k - 1] > 0.0;
-            let l = if valid { loglik(results, model, &trial).0 } else { f64::NEG_INFINITY };
-            if l >= current {
-                p = trial;
-                current = l;
-                improved = true;
-                break;
+            if valid {
+                -loglik(results, model, trial).0
+            } else {
+                f64::INFINITY
             }
-            scale /= 2.0;
-        }
-        let size = step.iter().map(|s| (scale * s).abs()).fold(0.0, f64::max);
-        if !improved || size < 1e-9 {
+        };
+        let Some((next, l, size)) = halving_step(&p, &step, -current, 60, negative) else {
+            break;
+        };
+        (p, current) = (next, -l);
+        if size < 1e-9 {
             break;
         }
     }
