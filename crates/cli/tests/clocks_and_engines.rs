@@ -231,6 +231,7 @@ fn an_engine_that_does_not_start_stops_the_run_before_it_begins() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("engine ghost") && stderr.contains("cannot start"), "{stderr}");
+    assert!(!stderr.contains("Crashed("), "the failure is said in words: {stderr}");
     // Spec errors name the spec and the key; a match takes exactly two engines.
     let e = |args: &[&str]| {
         let out = stackchess().args(["match", "--games", "2", "--out"]).arg(d.join("x")).args(args).output().unwrap();
@@ -238,6 +239,12 @@ fn an_engine_that_does_not_start_stops_the_run_before_it_begins() {
     };
     assert!(e(&["--engine", "name=a,speed=9", "--engine", "name=b"]).contains("--engine name=a,speed=9: key 'speed'"));
     assert!(e(&["--engine", "name=a"]).contains("exactly twice"));
+    // A stall timeout too long for a duration is refused, not a panic.
+    let huge = e(&["--engine", "name=a", "--engine", "name=b", "--stall-timeout", "1e300"]);
+    assert!(
+        huge.contains("--stall-timeout 1e300: give a positive number of seconds") && !huge.contains("panicked"),
+        "{huge}"
+    );
     assert!(e(&["--engine", "name=a", "--engine", "name=a"]).contains("same name"));
     std::fs::remove_dir_all(d).unwrap();
 }

@@ -305,3 +305,15 @@ fn bench_signature_is_reproducible() {
     assert!(a > 0);
     assert_eq!(a, run());
 }
+
+#[test]
+fn huge_go_numbers_search_as_deep_as_the_engine_goes() {
+    // Depths and mate lengths beyond u32 are "without end" (the search caps them), not errors.
+    let lines = answers(
+        &["engine", "--variant", "fide"],
+        "position startpos\ngo depth 99999999999\nstop\ngo mate 99999999999\nstop\nisready\n",
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("info string error")), "{lines:#?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 2, "{lines:#?}");
+    assert!(lines.iter().any(|l| l == "readyok"), "{lines:#?}");
+}

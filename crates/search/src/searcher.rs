@@ -439,8 +439,9 @@ impl<P: Position> Searcher<'_, P> {
             match self.limits.mate {
                 Some(n) => {
                     // A mate in n moves ends at ply 2n − 1: once that iteration is complete, every
-                    // mate within n is found.
-                    let n = n.max(1);
+                    // mate within n is found. (No iteration goes past MAX_DEPTH: a longer mate
+                    // asks for no more than that.)
+                    let n = n.clamp(1, MAX_DEPTH.div_ceil(2));
                     if (best >= MATE_BOUND && MATE - best < 2 * ply_i32(n as usize)) || d >= 2 * n - 1 {
                         break;
                     }

@@ -26,17 +26,22 @@ pub struct Thought {
 }
 
 /// Why a side gave no move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {
     /// The process exited, closed its output or could not be started or written to.
+    #[error("crashed: {0}")]
     Crashed(String),
     /// No answer in time (after `stop`, under a clock).
+    #[error("stalled: {0}")]
     Stalled(String),
     /// The answer was not a legal move in coordinate notation (the text sent).
+    #[error("illegal move {0}")]
     Illegal(String),
     /// The run is stopping: the game is dropped.
+    #[error("the run is stopping")]
     Halted,
     /// The built-in engine gave no move in a position with legal moves (a bug: the run stops).
+    #[error("{0}")]
     Internal(String),
 }
 

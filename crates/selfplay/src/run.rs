@@ -248,7 +248,7 @@ pub fn run<P: Position>(
         if let Some(x) = &e.external {
             External::new(x.clone(), cfg.timing.stall)
                 .probe()
-                .map_err(|f| Error::Config(format!("engine {}: {}: {f:?}", e.label, x.cmd.display())))?;
+                .map_err(|f| Error::Config(format!("engine {}: {}: {f}", e.label, x.cmd.display())))?;
         }
     }
     let mut settings = cfg.settings(rules.name(), rules.id());

@@ -350,9 +350,10 @@ fn parse_go(args: &[&str], session: &dyn Session, opts: &Options, flags: Arc<Fla
             v.parse::<i64>().map(|n| n.max(0).unsigned_abs()).map_err(|_| anyhow!("go: '{w}': '{v}' is not a number"))
         };
         match w {
-            "depth" => go.limits.depth = Some(u32::try_from(num()?)?),
+            // Beyond u32 means "without end": the search caps depths itself.
+            "depth" => go.limits.depth = Some(u32::try_from(num()?).unwrap_or(u32::MAX)),
             "nodes" => go.limits.nodes = Some(num()?),
-            "mate" => go.limits.mate = Some(u32::try_from(num()?)?.max(1)),
+            "mate" => go.limits.mate = Some(u32::try_from(num()?).unwrap_or(u32::MAX).max(1)),
             "movetime" => go.limits.movetime = Some(Duration::from_millis(num()?)),
             "wtime" | "btime" => {
                 let t = num()?;
@@ -366,7 +367,7 @@ fn parse_go(args: &[&str], session: &dyn Session, opts: &Options, flags: Arc<Fla
                     inc = t;
                 }
             }
-            "movestogo" => togo = Some(u32::try_from(num()?)?),
+            "movestogo" => togo = Some(u32::try_from(num()?).unwrap_or(u32::MAX)),
             "infinite" => go.infinite = true,
             "ponder" => {}
             "searchmoves" => {

@@ -122,12 +122,13 @@ impl WithPosition for Run<'_> {
             }
             engines
         };
-        if !(a.stall_timeout.is_finite() && a.stall_timeout > 0.0) {
-            bail!("--stall-timeout must be a positive number of seconds");
-        }
+        let stall = Duration::try_from_secs_f64(a.stall_timeout)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .with_context(|| format!("--stall-timeout {:?}: give a positive number of seconds", a.stall_timeout))?;
         let sprt = a.sprt.as_deref().map(|s| parse_sprt(s, a.sprt_model)).transpose()?;
         let mut cfg = a.run.config::<P>(rules, engines, "stackchess match")?;
-        cfg.timing.stall = Duration::from_secs_f64(a.stall_timeout);
+        cfg.timing.stall = stall;
         let mut ui = Ui::new(a.run.quiet, cfg.paired, true, sprt).reporting(a.rating_interval, &a.run.out);
         // The tally counts the first engine by the name its records carry.
         ui.tally = stackchess_selfplay::Tally::of(cfg.paired, &cfg.engines[0].label);

@@ -318,11 +318,10 @@ impl Ui {
         let t = &self.tally;
         let remaining = self.bar.length().unwrap_or(0).saturating_sub(self.bar.position());
         let rate = self.rate();
-        let eta = if rate > 0.0 {
-            format_duration(Duration::from_secs_f64(remaining as f64 / rate * 60.0))
-        } else {
-            "?".into()
-        };
+        let eta = Duration::try_from_secs_f64(remaining as f64 / rate * 60.0)
+            .ok()
+            .filter(|_| rate > 0.0)
+            .map_or_else(|| "?".into(), format_duration);
         let mut m = format!("| {rate:.1} games/min | ETA {eta} | ");
         if self.is_match {
             let f = &t.first;
