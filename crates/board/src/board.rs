@@ -106,8 +106,7 @@ impl<const L: usize> Board<L> {
     /// Whether the en-passant cell can be captured by a pawn of the side to move (it then counts for repetition).
     pub(crate) fn ep_capturable(&self) -> bool {
         self.ep.is_some_and(|(e, _)| {
-            let them = self.turn.other();
-            self.t.pawn_captures[them.index()][e.index()].intersects(self.pieces(self.turn, Role::Pawn))
+            self.t.pawn_attackers[self.turn.index()][e.index()].intersects(self.pieces(self.turn, Role::Pawn))
         })
     }
 

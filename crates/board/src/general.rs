@@ -85,7 +85,7 @@ impl<const L: usize> Board<L> {
         if t.planar {
             // Every normal attack stays within the level: one word per role.
             let th = theirs.0[l];
-            let mut hit = t.pawn_captures[by.other().index()][c.index()].0[l] & p[Role::Pawn.index()].0[l];
+            let mut hit = t.pawn_attackers[by.index()][c.index()].0[l] & p[Role::Pawn.index()].0[l];
             let mut roles = t.leap_roles | t.ortho_roles | t.diag_roles;
             while roles != 0 {
                 let r = roles.trailing_zeros() as usize;
@@ -112,7 +112,7 @@ impl<const L: usize> Board<L> {
         // defender's.
         let passable = if tr.capture_ends_move { !occ_l } else { !(theirs.0[l] & occ_l) };
         let knight_ok = if tr.knight_over_occupied { !0 } else { !occ_l };
-        let pawn_from = t.pawn_captures[by.other().index()][c.index()].0[l];
+        let pawn_from = t.pawn_attackers[by.index()][c.index()].0[l];
         // Movement is symmetric: the transfer cells from which a piece reaches `c` are the cells
         // it reaches from `c`.
         let mut found = false;
@@ -218,6 +218,7 @@ impl<const L: usize> Board<L> {
         let t = self.t;
         self.pawn_moves(
             sink,
+            self.pieces(us, Role::Pawn),
             |from| {
                 let mut cand = t.pawn_steps[us.index()][from.index()] | t.pawn_captures[us.index()][from.index()];
                 for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {
@@ -255,7 +256,7 @@ impl<const L: usize> Board<L> {
         let occ_l = occ.0[l];
         let mut w = t.rays.rook_plane(sq, occ_l)
             | t.rays.bishop_plane(sq, occ_l)
-            | t.pawn_captures[self.turn.index()][king.index()].0[l];
+            | t.pawn_attackers[self.turn.other().index()][king.index()].0[l];
         let mut leap = t.leap_roles;
         while leap != 0 {
             let r = leap.trailing_zeros() as usize;

@@ -8,6 +8,10 @@ use stackchess_geometry::{Bitboard, Cell};
 
 /// Where generated moves go: a list, or a counter (bulk counting).
 pub(crate) trait Sink<const L: usize> {
+    /// Whether the sink only counts (moves may then be counted set-wise, through [`Sink::add`]).
+    const BULK: bool = false;
+    /// `n` moves counted set-wise (bulk sinks only).
+    fn add(&mut self, n: usize);
     /// Moves from `from` to each target, of `kind`.
     fn set(&mut self, from: Cell, targets: Bitboard<L>, kind: MoveKind);
     /// Promotions from `from` to each target, to each of `roles`.
@@ -30,6 +34,9 @@ pub(crate) trait Sink<const L: usize> {
 }
 
 impl<const L: usize> Sink<L> for MoveList {
+    fn add(&mut self, _: usize) {
+        debug_assert!(false, "a move list is not a bulk sink");
+    }
     #[inline]
     fn set(&mut self, from: Cell, targets: Bitboard<L>, kind: MoveKind) {
         targets.for_each(|to| self.push(Move::new(from, to, None, kind)));
@@ -66,6 +73,11 @@ impl<const L: usize> Sink<L> for MoveList {
 }
 
 impl<const L: usize> Sink<L> for usize {
+    const BULK: bool = true;
+    #[inline]
+    fn add(&mut self, n: usize) {
+        *self += n;
+    }
     #[inline]
     fn set(&mut self, _: Cell, targets: Bitboard<L>, _: MoveKind) {
         *self += targets.count() as usize;
@@ -131,7 +143,7 @@ impl<const L: usize> Board<L> {
     pub(crate) fn attacked_by_steps(&self, c: Cell, by: Color, theirs: Bitboard<L>) -> bool {
         let t = self.t;
         let role = |r: usize| self.placed.by_role[r] & theirs;
-        if t.pawn_captures[by.other().index()][c.index()].intersects(role(Role::Pawn.index())) {
+        if t.pawn_attackers[by.index()][c.index()].intersects(role(Role::Pawn.index())) {
             return true;
         }
         let mut leap = t.leap_roles;
@@ -157,7 +169,7 @@ impl<const L: usize> Board<L> {
                 return Bitboard::FULL;
             }
         } else {
-            a = t.pawn_captures[by.other().index()][c.index()] & role(Role::Pawn.index());
+            a = t.pawn_attackers[by.index()][c.index()] & role(Role::Pawn.index());
             let mut leap = t.leap_roles;
             while leap != 0 {
                 let r = leap.trailing_zeros() as usize;
@@ -312,16 +324,68 @@ impl<const L: usize> Board<L> {
                 sink.set(from, targets, MoveKind::Normal);
             });
         }
-        self.pawn_moves(sink, |from| if pinned.has(from) { mask & pin_mask(from) } else { mask }, |_| Bitboard::EMPTY);
+        let pawns = self.pieces(us, Role::Pawn);
+        if S::BULK && t.pawn_bulk {
+            let free = pawns.without(pinned);
+            sink.add(self.count_pawn_moves(free, mask));
+            self.pawn_moves(sink, pawns & pinned, |from| mask & pin_mask(from), |_| Bitboard::EMPTY);
+            if let Some((e, _)) = self.ep {
+                (t.pawn_attackers[us.index()][e.index()] & free).for_each(|from| {
+                    let m = Move::new(from, e, None, MoveKind::EnPassant);
+                    if self.leaves_king_safe(m) {
+                        sink.one(m);
+                    }
+                });
+            }
+        } else {
+            self.pawn_moves(
+                sink,
+                pawns,
+                |from| if pinned.has(from) { mask & pin_mask(from) } else { mask },
+                |_| Bitboard::EMPTY,
+            );
+        }
     }
 
-    /// Pawn moves (steps, captures, promotions, double steps, en passant) within `allowed(from)`;
+    /// The number of moves of the pawns `free` (none pinned) within `mask`, counted set-wise
+    /// vector by vector (when the tables allow it: [`crate::Tables`]'s `pawn_bulk`); en passant
+    /// excluded.
+    fn count_pawn_moves(&self, free: Bitboard<L>, mask: Bitboard<L>) -> usize {
+        let t = self.t;
+        let us = self.turn;
+        let empty = !self.occupied();
+        let theirs = self.placed.by_color[us.other().index()];
+        let promo = t.promo[us.index()];
+        let doubles = free & t.double_from[us.index()];
+        let (mut plain, mut promos) = (0, 0);
+        let mut tally = |targets: Bitboard<L>| {
+            plain += targets.without(promo).count() as usize;
+            promos += (targets & promo).count() as usize;
+        };
+        for s in &t.step_shifts[us.index()] {
+            let step = s.apply(free) & empty;
+            tally(step & mask);
+            if !doubles.is_empty() {
+                tally(s.apply(s.apply(doubles) & empty) & empty & mask);
+            }
+        }
+        for s in &t.capture_shifts[us.index()] {
+            tally(s.apply(free) & theirs & mask);
+        }
+        if promos > 0 {
+            promos *= self.promotion_choices(us).1;
+        }
+        plain + promos
+    }
+
+    /// Moves of the pawns `pawns` (steps, captures, promotions, double steps, en passant) within `allowed(from)`;
     /// en passant is tested by playing it.
     /// `transfers(from)` gives a pawn's legal transfer targets (rule sets with transfers), emitted
     /// with its normal moves in cell order.
     pub(crate) fn pawn_moves<S: Sink<L>>(
         &self,
         sink: &mut S,
+        pawns: Bitboard<L>,
         allowed: impl Fn(Cell) -> Bitboard<L>,
         transfers: impl Fn(Cell) -> Bitboard<L>,
     ) {
@@ -332,7 +396,7 @@ impl<const L: usize> Board<L> {
         let promo = t.promo[us.index()];
         let doubles = t.double_from[us.index()];
         let mut roles: Option<([Role; 4], usize)> = None;
-        self.pieces(us, Role::Pawn).for_each(|from| {
+        pawns.for_each(|from| {
             let allowed = allowed(from);
             // A step vector may land where a double step does: the double step (which sets the
             // en-passant cell) is the move then.

@@ -1,7 +1,7 @@
 //! A [`RuleSet`] compiled into the bitboard tables the generator looks up.
 
 use stackchess_core::{Castling, Color, DrawRules, Role, SplitMix64};
-use stackchess_geometry::{Bitboard, Cell, Dir, DirGroup, GroupSet, Rays};
+use stackchess_geometry::{Bitboard, Cell, Dir, DirGroup, GroupSet, Rays, Shift};
 use stackchess_rules::{Group, Movement, Promotion, PromotionZone, RuleSet};
 
 /// One castling move's cells.
@@ -95,8 +95,17 @@ pub struct Tables<const L: usize> {
     pub(crate) pawn_doubles: [Vec<Vec<(Cell, Cell)>>; 2],
     /// Cells from which a pawn of each colour has a double step.
     pub(crate) double_from: [Bitboard<L>; 2],
+    /// Pawn step and capture vectors by colour, as set shifts.
+    pub(crate) step_shifts: [Vec<Shift>; 2],
+    pub(crate) capture_shifts: [Vec<Shift>; 2],
+    /// Whether pawn moves can be counted set-wise: no vector listed twice, and no step lands where
+    /// a double step of the same pawn does (each move is then one vector's, counted once).
+    pub(crate) pawn_bulk: bool,
     /// Pawn capture targets by colour and cell.
     pub(crate) pawn_captures: [Vec<Bitboard<L>>; 2],
+    /// The inverse: by colour and cell, the cells from which a pawn of that colour captures there
+    /// (capture vectors need not be symmetric).
+    pub(crate) pawn_attackers: [Vec<Bitboard<L>>; 2],
     /// Each side's home rank (its second rank on its home level).
     pub(crate) home_rank: [Bitboard<L>; 2],
     pub(crate) en_passant: bool,
@@ -255,6 +264,8 @@ impl<const L: usize> Tables<L> {
         };
         let pawn_steps = per_color(&rules.pawn.steps);
         let pawn_captures = per_color(&rules.pawn.captures);
+        let backwards: Vec<Dir> = rules.pawn.captures.iter().map(|d| d.times(-1)).collect();
+        let pawn_attackers = per_color(&backwards);
         let home_level = [rules.board.white_home, rules.board.black_home];
         let back_rank = [0, 7];
         let pawn_rank = [1, 6];
@@ -279,6 +290,20 @@ impl<const L: usize> Tables<L> {
         });
         let double_from = [0, 1]
             .map(|c: usize| (0..n).map(Cell::from_index).filter(|x| !pawn_doubles[c][x.index()].is_empty()).collect());
+        let shifts = |v: &[Dir]| {
+            [Color::White, Color::Black]
+                .map(|c| v.iter().map(|d| Shift::new(if c == Color::White { *d } else { d.mirrored() })).collect())
+        };
+        let distinct = |v: &[Dir]| v.iter().enumerate().all(|(i, d)| !v[..i].contains(d));
+        let pawn_bulk = distinct(&rules.pawn.steps)
+            && distinct(&rules.pawn.captures)
+            && [0, 1].into_iter().all(|c| {
+                pawn_doubles[c].iter().enumerate().all(|(i, doubles)| {
+                    doubles.iter().enumerate().all(|(j, &(_, to))| {
+                        !pawn_steps[c][i].has(to) && doubles[..j].iter().all(|&(_, other)| other != to)
+                    })
+                })
+            });
         let rank_cells = |rank: usize, level: Option<usize>| -> Bitboard<L> {
             (0..n).map(Cell::from_index).filter(|c| c.rank() == rank && level.is_none_or(|l| c.level() == l)).collect()
         };
@@ -363,7 +388,11 @@ impl<const L: usize> Tables<L> {
             pawn_steps,
             pawn_doubles,
             double_from,
+            step_shifts: shifts(&rules.pawn.steps),
+            capture_shifts: shifts(&rules.pawn.captures),
+            pawn_bulk,
             pawn_captures,
+            pawn_attackers,
             home_rank,
             en_passant: rules.pawn.en_passant,
             promo,

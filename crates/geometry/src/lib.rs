@@ -11,9 +11,11 @@ mod magic;
 #[allow(dead_code)]
 mod magic_search;
 mod rays;
+mod shift;
 
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, ParseCellError, MAX_LEVELS};
 pub use dir::{king_dirs, knight_leaps, Dir, DirGroup, GroupSet};
 pub use magic::{bishop_magics, bishop_plane, rook_magics, rook_plane, Magics};
 pub use rays::Rays;
+pub use shift::Shift;
