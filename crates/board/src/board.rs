@@ -106,7 +106,7 @@ impl<const L: usize> Board<L> {
     /// Whether the en-passant cell can be captured by a pawn of the side to move (it then counts for repetition).
     pub(crate) fn ep_capturable(&self) -> bool {
         self.ep.is_some_and(|(e, _)| {
-            self.t.pawn_attackers[self.turn.index()][e.index()].intersects(self.pieces(self.turn, Role::Pawn))
+            self.t.pawn_attackers[self.turn.index()][e].intersects(self.pieces(self.turn, Role::Pawn))
         })
     }
 
@@ -117,7 +117,7 @@ impl<const L: usize> Board<L> {
             h ^= self.t.z_side;
         }
         if self.ep_capturable() {
-            h ^= self.t.z_ep[self.ep.expect("capturable").0.index()];
+            h ^= self.t.z_ep[self.ep.expect("capturable").0];
         }
         h
     }
@@ -251,7 +251,7 @@ impl<const L: usize> Position for Board<L> {
                     if via != m.to() {
                         if let Some(r) = self.placed.piece_at(via).filter(|p| p.color == them).map(|p| p.role) {
                             self.take(via, Piece { color: them, role: r });
-                            self.castling.0 &= !t.castle_clear[via.index()];
+                            self.castling.0 &= !t.castle_clear[via];
                             reset_clock = true;
                         }
                     }
@@ -260,7 +260,7 @@ impl<const L: usize> Position for Board<L> {
         }
         self.take(m.from(), mover);
         self.put(m.to(), Piece { color: us, role: m.promotion().unwrap_or(role) });
-        self.castling.0 &= !(t.castle_clear[m.from().index()] | t.castle_clear[m.to().index()]);
+        self.castling.0 &= !(t.castle_clear[m.from()] | t.castle_clear[m.to()]);
         self.ep = (m.kind() == MoveKind::DoubleStep && t.en_passant).then(|| {
             let (a, b) = (m.from(), m.to());
             let mid = Cell::from_index((a.index() + b.index()) / 2);

@@ -85,14 +85,14 @@ impl<const L: usize> Board<L> {
         if t.planar {
             // Every normal attack stays within the level: one word per role.
             let th = theirs.0[l];
-            let mut hit = t.pawn_attackers[by.index()][c.index()].0[l] & p[Role::Pawn.index()].0[l];
+            let mut hit = t.pawn_attackers[by.index()][c].0[l] & p[Role::Pawn.index()].0[l];
             let mut roles = t.leap_roles | t.ortho_roles | t.diag_roles;
             while roles != 0 {
                 let r = roles.trailing_zeros() as usize;
                 roles &= roles - 1;
                 let mut reach = 0;
                 if t.leap_roles >> r & 1 != 0 {
-                    reach |= t.leaps[r][c.index()].0[l];
+                    reach |= t.leaps[r][c].0[l];
                 }
                 if t.ortho_roles >> r & 1 != 0 {
                     reach |= rook;
@@ -112,7 +112,7 @@ impl<const L: usize> Board<L> {
         // defender's.
         let passable = if tr.capture_ends_move { !occ_l } else { !(theirs.0[l] & occ_l) };
         let knight_ok = if tr.knight_over_occupied { !0 } else { !occ_l };
-        let pawn_from = t.pawn_attackers[by.index()][c.index()].0[l];
+        let pawn_from = t.pawn_attackers[by.index()][c].0[l];
         // Movement is symmetric: the transfer cells from which a piece reaches `c` are the cells
         // it reaches from `c`.
         let mut found = false;
@@ -220,7 +220,7 @@ impl<const L: usize> Board<L> {
             sink,
             self.pieces(us, Role::Pawn),
             |from| {
-                let mut cand = t.pawn_steps[us.index()][from.index()] | t.pawn_captures[us.index()][from.index()];
+                let mut cand = t.pawn_steps[us.index()][from] | t.pawn_captures[us.index()][from];
                 for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {
                     cand.insert(to);
                 }
@@ -256,12 +256,12 @@ impl<const L: usize> Board<L> {
         let occ_l = occ.0[l];
         let mut w = t.rays.rook_plane(sq, occ_l)
             | t.rays.bishop_plane(sq, occ_l)
-            | t.pawn_attackers[self.turn.other().index()][king.index()].0[l];
+            | t.pawn_attackers[self.turn.other().index()][king].0[l];
         let mut leap = t.leap_roles;
         while leap != 0 {
             let r = leap.trailing_zeros() as usize;
             leap &= leap - 1;
-            w |= t.leaps[r][king.index()].0[l];
+            w |= t.leaps[r][king].0[l];
         }
         for r in 0..6 {
             w |= tr.leaps[r][sq];
@@ -338,8 +338,8 @@ impl<const L: usize> Board<L> {
                     let occ_t = occ_o & !tbit;
                     let beyond = match role {
                         Role::Pawn if t.home_rank[us.index()].has(from) => {
-                            let steps = t.pawn_steps[us.index()][cell_t.index()].0[o] & !occ_t;
-                            let caps = t.pawn_captures[us.index()][cell_t.index()].0[o] & theirs.0[o];
+                            let steps = t.pawn_steps[us.index()][cell_t].0[o] & !occ_t;
+                            let caps = t.pawn_captures[us.index()][cell_t].0[o] & theirs.0[o];
                             steps | caps
                         }
                         Role::Pawn => 0,

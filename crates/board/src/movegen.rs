@@ -99,7 +99,7 @@ impl<const L: usize> Board<L> {
         let t = self.t;
         let i = role.index();
         let bit = 1u8 << i;
-        let mut a = if t.leap_roles & bit == 0 { Bitboard::EMPTY } else { t.leaps[i][c.index()] };
+        let mut a = if t.leap_roles & bit == 0 { Bitboard::EMPTY } else { t.leaps[i][c] };
         if (t.ortho_roles | t.diag_roles) & bit != 0 {
             let (l, sq) = (c.level(), c.plane());
             let occ_l = occ.word(l);
@@ -116,7 +116,7 @@ impl<const L: usize> Board<L> {
             let s = t.rays.slides(c, lines.groups, occ);
             a |= match &lines.reach {
                 None => s,
-                Some(reach) => s & reach[c.index()],
+                Some(reach) => s & reach[c],
             };
         }
         if t.has_riders {
@@ -143,14 +143,14 @@ impl<const L: usize> Board<L> {
     pub(crate) fn attacked_by_steps(&self, c: Cell, by: Color, theirs: Bitboard<L>) -> bool {
         let t = self.t;
         let role = |r: usize| self.placed.by_role[r] & theirs;
-        if t.pawn_attackers[by.index()][c.index()].intersects(role(Role::Pawn.index())) {
+        if t.pawn_attackers[by.index()][c].intersects(role(Role::Pawn.index())) {
             return true;
         }
         let mut leap = t.leap_roles;
         while leap != 0 {
             let r = leap.trailing_zeros() as usize;
             leap &= leap - 1;
-            if t.leaps[r][c.index()].intersects(role(r)) {
+            if t.leaps[r][c].intersects(role(r)) {
                 return true;
             }
         }
@@ -169,12 +169,12 @@ impl<const L: usize> Board<L> {
                 return Bitboard::FULL;
             }
         } else {
-            a = t.pawn_attackers[by.index()][c.index()] & role(Role::Pawn.index());
+            a = t.pawn_attackers[by.index()][c] & role(Role::Pawn.index());
             let mut leap = t.leap_roles;
             while leap != 0 {
                 let r = leap.trailing_zeros() as usize;
                 leap &= leap - 1;
-                a |= t.leaps[r][c.index()] & role(r);
+                a |= t.leaps[r][c] & role(r);
             }
         }
         let (l, sq) = (c.level(), c.plane());
@@ -197,7 +197,7 @@ impl<const L: usize> Board<L> {
             return a;
         }
         for class in &t.slide_classes {
-            let s = self.of_roles(class.roles) & theirs & class.empty[c.index()];
+            let s = self.of_roles(class.roles) & theirs & class.empty[c];
             if !s.is_empty() {
                 a |= t.rays.slides(c, class.groups, occ) & s;
                 if ANY && !a.is_empty() {
@@ -256,7 +256,7 @@ impl<const L: usize> Board<L> {
         }
         let mut snipers = Bitboard::on_level(l, w);
         for class in &t.slide_classes {
-            snipers |= class.empty[king.index()] & self.of_roles(class.roles) & them;
+            snipers |= class.empty[king] & self.of_roles(class.roles) & them;
         }
         let ours = self.placed.by_color[us.index()];
         snipers.for_each(|s| {
@@ -330,7 +330,7 @@ impl<const L: usize> Board<L> {
             sink.add(self.count_pawn_moves(free, mask));
             self.pawn_moves(sink, pawns & pinned, |from| mask & pin_mask(from), |_| Bitboard::EMPTY);
             if let Some((e, _)) = self.ep {
-                (t.pawn_attackers[us.index()][e.index()] & free).for_each(|from| {
+                (t.pawn_attackers[us.index()][e] & free).for_each(|from| {
                     let m = Move::new(from, e, None, MoveKind::EnPassant);
                     if self.leaves_king_safe(m) {
                         sink.one(m);
@@ -408,8 +408,8 @@ impl<const L: usize> Board<L> {
                     }
                 }
             }
-            let steps = t.pawn_steps[us.index()][from.index()].without(occ);
-            let caps = t.pawn_captures[us.index()][from.index()] & theirs;
+            let steps = t.pawn_steps[us.index()][from].without(occ);
+            let caps = t.pawn_captures[us.index()][from] & theirs;
             let targets = ((steps | caps).without(two_steps) & allowed) | transfers(from);
             let promos = targets & promo;
             if t.transfer.is_some() {
@@ -443,7 +443,7 @@ impl<const L: usize> Board<L> {
                 }
             }
             if let Some((e, _)) = self.ep {
-                if t.pawn_captures[us.index()][from.index()].has(e) {
+                if t.pawn_captures[us.index()][from].has(e) {
                     let m = Move::new(from, e, None, MoveKind::EnPassant);
                     if self.leaves_king_safe(m) {
                         sink.one(m);

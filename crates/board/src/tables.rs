@@ -1,7 +1,7 @@
 //! A [`RuleSet`] compiled into the bitboard tables the generator looks up.
 
 use stackchess_core::{Castling, Color, DrawRules, Role, SplitMix64};
-use stackchess_geometry::{Bitboard, Cell, Dir, DirGroup, GroupSet, Rays, Shift};
+use stackchess_geometry::{Bitboard, Cell, CellTable, Dir, DirGroup, GroupSet, Rays, Shift};
 use stackchess_rules::{Group, Movement, Promotion, PromotionZone, RuleSet};
 
 /// One castling move's cells.
@@ -22,7 +22,7 @@ pub(crate) struct CastleMove<const L: usize> {
 pub(crate) struct Lines<const L: usize> {
     pub groups: GroupSet,
     /// Cells within the range along the groups on an empty board, by cell; `None` for a slide.
-    pub reach: Option<Vec<Bitboard<L>>>,
+    pub reach: Option<CellTable<Bitboard<L>>>,
 }
 
 /// Line groups a set of roles slides along with one range: the unit of attack lookups
@@ -33,7 +33,7 @@ pub(crate) struct SlideClass<const L: usize> {
     /// The roles, as a bit mask by [`Role::index`].
     pub roles: u8,
     /// Cells the class reaches from each cell on an empty board (within its range).
-    pub empty: Vec<Bitboard<L>>,
+    pub empty: CellTable<Bitboard<L>>,
 }
 
 /// How pieces move on after a transfer, and the transfer knobs (docs/rule-files.md).
@@ -68,7 +68,7 @@ pub struct Tables<const L: usize> {
     pub(crate) draws: DrawRules,
     pub(crate) rays: Rays<L>,
     /// Range-1 targets by role and cell (empty for roles with none).
-    pub(crate) leaps: [Vec<Bitboard<L>>; 6],
+    pub(crate) leaps: [CellTable<Bitboard<L>>; 6],
     /// Roles with range-1 targets, as a bit mask.
     pub(crate) leap_roles: u8,
     /// Roles that slide any distance along planar orthogonals (a rook lookup), as a bit mask.
@@ -90,7 +90,7 @@ pub struct Tables<const L: usize> {
     pub(crate) general: bool,
     pub(crate) transfer: Option<TransferTables>,
     /// Pawn step targets by colour and cell.
-    pub(crate) pawn_steps: [Vec<Bitboard<L>>; 2],
+    pub(crate) pawn_steps: [CellTable<Bitboard<L>>; 2],
     /// Pawn double steps by colour and cell: `(middle, target)` pairs.
     pub(crate) pawn_doubles: [Vec<Vec<(Cell, Cell)>>; 2],
     /// Cells from which a pawn of each colour has a double step.
@@ -102,10 +102,10 @@ pub struct Tables<const L: usize> {
     /// a double step of the same pawn does (each move is then one vector's, counted once).
     pub(crate) pawn_bulk: bool,
     /// Pawn capture targets by colour and cell.
-    pub(crate) pawn_captures: [Vec<Bitboard<L>>; 2],
+    pub(crate) pawn_captures: [CellTable<Bitboard<L>>; 2],
     /// The inverse: by colour and cell, the cells from which a pawn of that colour captures there
     /// (capture vectors need not be symmetric).
-    pub(crate) pawn_attackers: [Vec<Bitboard<L>>; 2],
+    pub(crate) pawn_attackers: [CellTable<Bitboard<L>>; 2],
     /// Each side's home rank (its second rank on its home level).
     pub(crate) home_rank: [Bitboard<L>; 2],
     pub(crate) en_passant: bool,
@@ -120,11 +120,12 @@ pub struct Tables<const L: usize> {
     /// Castling moves by colour, king side first.
     pub(crate) castles: [[Option<CastleMove<L>>; 2]; 2],
     /// Castling rights to clear when a move leaves or reaches a cell.
-    pub(crate) castle_clear: Vec<u8>,
-    pub(crate) z_piece: Vec<u64>,
+    pub(crate) castle_clear: CellTable<u8>,
+    /// Zobrist keys by piece (`colour * 6 + role`) and cell.
+    pub(crate) z_piece: [CellTable<u64>; 12],
     pub(crate) z_side: u64,
     pub(crate) z_castle: [u64; 16],
-    pub(crate) z_ep: Vec<u64>,
+    pub(crate) z_ep: CellTable<u64>,
 }
 
 impl<const L: usize> std::fmt::Debug for Tables<L> {
@@ -145,8 +146,8 @@ fn cell<const L: usize>(file: usize, rank: usize, level: usize) -> Cell {
 }
 
 /// The cells one `d` away from each cell.
-fn leap_table<const L: usize>(dirs: &[Dir]) -> Vec<Bitboard<L>> {
-    Rays::<L>::leap_table(dirs)
+fn leap_table<const L: usize>(dirs: &[Dir]) -> CellTable<Bitboard<L>> {
+    CellTable::from_fn(64 * L, |c| dirs.iter().filter_map(|&d| c.offset(d, L)).collect())
 }
 
 /// The vectors of a movement's range-1 groups.
@@ -173,7 +174,7 @@ impl<const L: usize> Tables<L> {
         assert_eq!(rules.board.levels, L, "rule set level count");
         let n = 64 * L;
         let rays = Rays::<L>::new();
-        let mut leaps: [Vec<Bitboard<L>>; 6] = Default::default();
+        let mut leaps: [CellTable<Bitboard<L>>; 6] = Default::default();
         let mut lines: [Vec<Lines<L>>; 6] = Default::default();
         let mut riders: [Vec<(Dir, u8)>; 6] = Default::default();
         let mut leap_roles = 0u8;
@@ -220,8 +221,7 @@ impl<const L: usize> Tables<L> {
                         continue;
                     }
                 }
-                let reach =
-                    limited.then(|| (0..n).map(|i| reach_within(&rays, Cell::from_index(i), gs, range)).collect());
+                let reach = limited.then(|| CellTable::from_fn(n, |c| reach_within(&rays, c, gs, range)));
                 lines[role.index()].push(Lines { groups: gs, reach });
                 for g in DirGroup::ALL.into_iter().filter(|g| gs.has(*g)) {
                     let bit = GroupSet(1 << g as u8);
@@ -251,7 +251,7 @@ impl<const L: usize> Tables<L> {
             .map(|(groups, range, roles)| SlideClass {
                 groups,
                 roles,
-                empty: (0..n).map(|i| reach_within(&rays, Cell::from_index(i), groups, range)).collect(),
+                empty: CellTable::from_fn(n, |c| reach_within(&rays, c, groups, range)),
             })
             .collect();
         let has_riders = riders.iter().any(|r| !r.is_empty());
@@ -300,7 +300,8 @@ impl<const L: usize> Tables<L> {
             && [0, 1].into_iter().all(|c| {
                 pawn_doubles[c].iter().enumerate().all(|(i, doubles)| {
                     doubles.iter().enumerate().all(|(j, &(_, to))| {
-                        !pawn_steps[c][i].has(to) && doubles[..j].iter().all(|&(_, other)| other != to)
+                        !pawn_steps[c][Cell::from_index(i)].has(to)
+                            && doubles[..j].iter().all(|&(_, other)| other != to)
                     })
                 })
             });
@@ -349,21 +350,22 @@ impl<const L: usize> Tables<L> {
             && slide_classes.is_empty()
             && (0..n).map(Cell::from_index).all(|c| {
                 let off = |b: &Bitboard<L>| b.without(Bitboard::on_level(c.level(), !0)).is_empty();
-                leaps.iter().all(|v| v.get(c.index()).is_none_or(off))
-                    && pawn_captures.iter().all(|v| off(&v[c.index()]))
+                leaps.iter().all(|v| off(&v[c])) && pawn_captures.iter().all(|v| off(&v[c]))
             });
         // Zobrist keys by level count. Two levels keep the seed Air Attack's own board had, so its
         // hashes (book key checks, the bench signature) did not change with the shared board.
         let seed = if L == 2 { 0x4169_7241_7474_6163 } else { 0x5374_6163_6B43_6865 ^ L as u64 };
         let mut rng = SplitMix64(seed);
-        let z_piece = (0..12 * n).map(|_| rng.next_u64()).collect();
+        let keys: Vec<u64> = (0..12 * n).map(|_| rng.next_u64()).collect();
+        let z_piece = std::array::from_fn(|k| CellTable::from_fn(n, |c| keys[k * n + c.index()]));
         let z_side = rng.next_u64();
         let mut z_castle = [0u64; 16];
         let bits: [u64; 4] = std::array::from_fn(|_| rng.next_u64());
         for (i, z) in z_castle.iter_mut().enumerate() {
             *z = (0..4).filter(|b| i >> b & 1 != 0).fold(0, |acc, b| acc ^ bits[b]);
         }
-        let z_ep = (0..n).map(|_| rng.next_u64()).collect();
+        let eps: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+        let z_ep = CellTable::from_fn(n, |c| eps[c.index()]);
         let name: &'static str = Box::leak(rules.name.clone().into_boxed_str());
         let id: &'static str = Box::leak(rules.id().into_boxed_str());
         let start = start_lfen(&rules, &castles);
@@ -400,7 +402,7 @@ impl<const L: usize> Tables<L> {
             promote_lost: rules.pawn.promotion == Promotion::Lost,
             start_counts,
             castles,
-            castle_clear,
+            castle_clear: CellTable::from_fn(n, |c| castle_clear[c.index()]),
             z_piece,
             z_side,
             z_castle,
@@ -412,7 +414,7 @@ impl<const L: usize> Tables<L> {
     /// Zobrist key of a piece on a cell.
     #[inline]
     pub(crate) fn zp(&self, color: Color, role: Role, c: Cell) -> u64 {
-        self.z_piece[(color.index() * 6 + role.index()) * 64 * L + c.index()]
+        self.z_piece[color.index() * 6 + role.index()][c]
     }
 }
 

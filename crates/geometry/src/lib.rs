@@ -12,6 +12,7 @@ mod magic;
 mod magic_search;
 mod rays;
 mod shift;
+mod table;
 
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, ParseCellError, MAX_LEVELS};
@@ -19,3 +20,4 @@ pub use dir::{king_dirs, knight_leaps, Dir, DirGroup, GroupSet};
 pub use magic::{bishop_magics, bishop_plane, rook_magics, rook_plane, Magics};
 pub use rays::Rays;
 pub use shift::Shift;
+pub use table::CellTable;
