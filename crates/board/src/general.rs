@@ -216,9 +216,27 @@ impl<const L: usize> Board<L> {
             });
         }
         let t = self.t;
+        let mut pawns = self.pieces(us, Role::Pawn);
+        if S::BULK && t.pawn_bulk && !in_check && exposed.is_empty() {
+            // Pawns whose moves need no test, counted set-wise; the rest one by one below.
+            let free = pawns.without(risky);
+            pawns &= risky;
+            sink.add(self.count_pawn_moves(free, Bitboard::FULL));
+            self.en_passant_by(sink, free);
+            if t.transfer.is_some() {
+                // A pawn off its home rank transfers to the cell above or below it unless its own
+                // piece stands there; one on its home rank may go on, so it is looked at alone.
+                let home = free & t.home_rank[us.index()];
+                let away = free.without(home);
+                for s in &t.vertical_shifts {
+                    sink.add(s.apply(away).without(ours).count() as usize);
+                }
+                home.for_each(|from| sink.add(self.transfers(Role::Pawn, from, false, &g).count() as usize));
+            }
+        }
         self.pawn_moves(
             sink,
-            self.pieces(us, Role::Pawn),
+            pawns,
             |from| {
                 let mut cand = t.pawn_steps[us.index()][from] | t.pawn_captures[us.index()][from];
                 for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {

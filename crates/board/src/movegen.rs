@@ -329,14 +329,7 @@ impl<const L: usize> Board<L> {
             let free = pawns.without(pinned);
             sink.add(self.count_pawn_moves(free, mask));
             self.pawn_moves(sink, pawns & pinned, |from| mask & pin_mask(from), |_| Bitboard::EMPTY);
-            if let Some((e, _)) = self.ep {
-                (t.pawn_attackers[us.index()][e] & free).for_each(|from| {
-                    let m = Move::new(from, e, None, MoveKind::EnPassant);
-                    if self.leaves_king_safe(m) {
-                        sink.one(m);
-                    }
-                });
-            }
+            self.en_passant_by(sink, free);
         } else {
             self.pawn_moves(
                 sink,
@@ -347,10 +340,22 @@ impl<const L: usize> Board<L> {
         }
     }
 
+    /// The en-passant captures of the pawns `pawns` (each tested by playing it).
+    pub(crate) fn en_passant_by<S: Sink<L>>(&self, sink: &mut S, pawns: Bitboard<L>) {
+        if let Some((e, _)) = self.ep {
+            (self.t.pawn_attackers[self.turn.index()][e] & pawns).for_each(|from| {
+                let m = Move::new(from, e, None, MoveKind::EnPassant);
+                if self.leaves_king_safe(m) {
+                    sink.one(m);
+                }
+            });
+        }
+    }
+
     /// The number of moves of the pawns `free` (none pinned) within `mask`, counted set-wise
     /// vector by vector (when the tables allow it: [`crate::Tables`]'s `pawn_bulk`); en passant
     /// excluded.
-    fn count_pawn_moves(&self, free: Bitboard<L>, mask: Bitboard<L>) -> usize {
+    pub(crate) fn count_pawn_moves(&self, free: Bitboard<L>, mask: Bitboard<L>) -> usize {
         let t = self.t;
         let us = self.turn;
         let empty = !self.occupied();

@@ -101,6 +101,8 @@ pub struct Tables<const L: usize> {
     /// Whether pawn moves can be counted set-wise: no vector listed twice, and no step lands where
     /// a double step of the same pawn does (each move is then one vector's, counted once).
     pub(crate) pawn_bulk: bool,
+    /// One level up and one level down, as set shifts.
+    pub(crate) vertical_shifts: [Shift; 2],
     /// Pawn capture targets by colour and cell.
     pub(crate) pawn_captures: [CellTable<Bitboard<L>>; 2],
     /// The inverse: by colour and cell, the cells from which a pawn of that colour captures there
@@ -393,6 +395,7 @@ impl<const L: usize> Tables<L> {
             step_shifts: shifts(&rules.pawn.steps),
             capture_shifts: shifts(&rules.pawn.captures),
             pawn_bulk,
+            vertical_shifts: [Shift::new(Dir::new(0, 0, 1)), Shift::new(Dir::new(0, 0, -1))],
             pawn_captures,
             pawn_attackers,
             home_rank,
