@@ -338,8 +338,13 @@ impl<const L: usize> Board<L> {
             let tbit = 1u64 << sq;
             // Plain transfers (no second capture), and those that capture on T and go on. The
             // transfer cell's own occupancy does not change the lookups from it.
-            let lines =
-                |r: Role| tr.after(r.index(), sq, t.rays.rook_plane(sq, occ_o), t.rays.bishop_plane(sq, occ_o), occ_o);
+            let lines = |r: Role| {
+                let i = r.index();
+                // Only the lookups the role's movement after a transfer uses.
+                let rook = if tr.orth_reach[i][sq] == 0 { 0 } else { t.rays.rook_plane(sq, occ_o) };
+                let bishop = if tr.diag_reach[i][sq] == 0 { 0 } else { t.rays.bishop_plane(sq, occ_o) };
+                tr.after(i, sq, rook, bishop, occ_o)
+            };
             let mut double = 0u64;
             let plain = if role == Role::Knight {
                 if !tr.knight_over_occupied && occ_o & tbit != 0 {

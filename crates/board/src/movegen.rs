@@ -160,12 +160,19 @@ impl<const L: usize> Board<L> {
     /// The pieces of `theirs` (pieces of `by`) that attack `c` by normal moves, given occupancy;
     /// with `ANY`, stops at the first one found (then only emptiness is meaningful).
     #[inline]
-    fn attacks_to<const ANY: bool>(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> Bitboard<L> {
+    /// With `LINES_ONLY` (and `ANY`), only slides are looked at.
+    fn attacks_to<const ANY: bool, const LINES_ONLY: bool>(
+        &self,
+        c: Cell,
+        by: Color,
+        theirs: Bitboard<L>,
+        occ: Bitboard<L>,
+    ) -> Bitboard<L> {
         let t = self.t;
         let role = |r: usize| self.placed.by_role[r] & theirs;
         let mut a = Bitboard::EMPTY;
         if ANY {
-            if self.attacked_by_steps(c, by, theirs) {
+            if !LINES_ONLY && self.attacked_by_steps(c, by, theirs) {
                 return Bitboard::FULL;
             }
         } else {
@@ -216,15 +223,33 @@ impl<const L: usize> Board<L> {
         a
     }
 
+    /// The cells the pawns and the steps (range-1 moves) of `by` attack.
+    fn step_attacks(&self, by: Color) -> Bitboard<L> {
+        let t = self.t;
+        let theirs = self.placed.by_color[by.index()];
+        let pawns = self.placed.by_role[Role::Pawn.index()] & theirs;
+        let mut a = Bitboard::EMPTY;
+        for s in &t.capture_shifts[by.index()] {
+            a |= s.apply(pawns);
+        }
+        let mut leap = t.leap_roles;
+        while leap != 0 {
+            let r = leap.trailing_zeros() as usize;
+            leap &= leap - 1;
+            (self.placed.by_role[r] & theirs).for_each(|c| a |= t.leaps[r][c]);
+        }
+        a
+    }
+
     /// The pieces of `by` that attack `c` by normal moves, given occupancy.
     pub(crate) fn attackers(&self, c: Cell, by: Color, occ: Bitboard<L>) -> Bitboard<L> {
-        self.attacks_to::<false>(c, by, self.placed.by_color[by.index()], occ)
+        self.attacks_to::<false, false>(c, by, self.placed.by_color[by.index()], occ)
     }
 
     /// Whether the pieces `theirs` (pieces of `by`) attack `c` by a normal move, given occupancy.
     #[inline]
     pub(crate) fn attacked_normally(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> bool {
-        !self.attacks_to::<true>(c, by, theirs, occ).is_empty()
+        !self.attacks_to::<true, false>(c, by, theirs, occ).is_empty()
     }
 
     /// Whether `by` attacks `c` (by a normal move, or a transfer where the rules have them), given
@@ -291,11 +316,16 @@ impl<const L: usize> Board<L> {
         // King moves: to cells not attacked once the king has left its own.
         let no_king = occ.without(Bitboard::from_cell(king));
         let mut kt = self.piece_attacks(Role::King, king, occ).without(ours);
-        kt.for_each(|c| {
-            if self.is_attacked(c, them, no_king) {
-                kt.remove(c);
-            }
-        });
+        if !kt.is_empty() {
+            // Steps and pawn captures attack regardless of occupancy: one set for all targets.
+            kt = kt.without(self.step_attacks(them));
+            let theirs = self.placed.by_color[them.index()];
+            kt.for_each(|c| {
+                if !self.attacks_to::<true, true>(c, them, theirs, no_king).is_empty() {
+                    kt.remove(c);
+                }
+            });
+        }
         sink.set(king, kt, MoveKind::Normal);
         if checkers.more_than_one() {
             return;
