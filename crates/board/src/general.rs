@@ -140,13 +140,17 @@ impl<const L: usize> Board<L> {
         let t = self.t;
         let mut cand = ours.without(Bitboard::from_cell(king));
         if let (Some(tr), false) = (&t.transfer, t.has_riders) {
-            // Every attack path to the king runs on its level along its lines (or is a knight's
-            // leap from a transfer cell that must be empty): only the first piece on each matters.
+            // Every attack path to the king runs on its level: along its lines (only the first
+            // piece on each matters), or one step or pawn capture from a transfer cell, which our
+            // piece there blocks (a knight's only when it may not pass over it).
             let (l, sq) = (king.level(), king.plane());
             let mut w = t.rays.rook_plane(sq, occ.0[l]) | t.rays.bishop_plane(sq, occ.0[l]);
-            if !tr.knight_over_occupied {
-                w |= tr.leaps[Role::Knight.index()][sq];
+            for r in Role::ALL {
+                if r != Role::Knight || !tr.knight_over_occupied {
+                    w |= tr.leaps[r.index()][sq];
+                }
             }
+            w |= t.pawn_attackers[them.index()][king].0[l];
             cand &= Bitboard::on_level(l, w);
         }
         if cand.is_empty() || !self.attacked_general(king, them, theirs, occ.without(cand)) {
@@ -228,10 +232,17 @@ impl<const L: usize> Board<L> {
                 // piece stands there; one on its home rank may go on, so it is looked at alone.
                 let home = free & t.home_rank[us.index()];
                 let away = free.without(home);
+                // A transfer into the promotion zone is one move per promotion kind.
+                let promo = t.promo[us.index()];
+                let mut tally = |tg: Bitboard<L>| {
+                    let promos = (tg & promo).count() as usize;
+                    let kinds = if promos > 0 { self.promotion_choices(us).1 } else { 0 };
+                    sink.add(tg.without(promo).count() as usize + promos * kinds);
+                };
                 for s in &t.vertical_shifts {
-                    sink.add(s.apply(away).without(ours).count() as usize);
+                    tally(s.apply(away).without(ours));
                 }
-                home.for_each(|from| sink.add(self.transfers(Role::Pawn, from, false, &g).count() as usize));
+                home.for_each(|from| tally(self.transfers(Role::Pawn, from, false, &g)));
             }
         }
         self.pawn_moves(

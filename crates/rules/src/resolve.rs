@@ -311,6 +311,35 @@ impl Draft {
         if en_passant && !double_step {
             return Err(err("pawn.en-passant", ep_line, "en passant needs the double step (pawn.double-step = true)"));
         }
+        // Two double steps that differ only in file pass one cell from two pawns of the home
+        // rank: the en-passant cell (all a position records) would not say which pawn to take.
+        let same_cell = steps.iter().enumerate().find_map(|(i, a)| {
+            steps[i + 1..].iter().find(|b| a.dr == b.dr && a.dl == b.dl && a.df.abs_diff(b.df) < 8).map(|b| (a, b))
+        });
+        // A vector both a step and a capture reaches the (empty) en-passant cell both ways: two
+        // moves with one text.
+        if let (true, Some(d)) = (en_passant, captures.iter().find(|d| steps.contains(d))) {
+            return Err(err(
+                "pawn.en-passant",
+                ep_line,
+                format!(
+                    "[{}, {}, {}] is both a step and a capture, so a pawn could step or capture en passant onto the \
+                     en-passant cell with one move: turn en passant off or drop it from one list",
+                    d.df, d.dr, d.dl
+                ),
+            ));
+        }
+        if let (true, Some((a, b))) = (en_passant, same_cell) {
+            return Err(err(
+                "pawn.en-passant",
+                ep_line,
+                format!(
+                    "the double steps along [{}, {}, {}] and [{}, {}, {}] pass the same cell from two pawns, so \
+                     an en-passant cell would not say which pawn to take: turn en passant off or drop a vector",
+                    a.df, a.dr, a.dl, b.df, b.dr, b.dl
+                ),
+            ));
+        }
         Ok(Pawn {
             steps,
             captures,

@@ -100,6 +100,14 @@ fn bad_files_name_the_key_and_line() {
         ("name = \"x\"\nbase = \"fide\"\n[pawn]\nsteps = [[0, 0, 0]]\n", "line 4: pawn.steps: [0, 0, 0]"),
         ("name = \"x\"\nbase = \"fide\"\n[pawn]\ncaptures = [[1, 1, 0], [1, 1, 0]]\n", "given twice"),
         ("name = \"x\"\nbase = \"fide\"\n[pawn]\ndouble-step = false\n", "pawn.en-passant: en passant needs the double step"),
+        (
+            "name = \"x\"\nbase = \"fide\"\n[pawn]\nsteps = [[0, 1, 0], [1, 1, 0]]\ncaptures = [[-1, 1, 0]]\n",
+            "pawn.en-passant: the double steps along [0, 1, 0] and [1, 1, 0] pass the same cell from two pawns",
+        ),
+        (
+            "name = \"x\"\nbase = \"fide\"\n[pawn]\nsteps = [[0, 1, 0], [1, 1, 1]]\ncaptures = [[1, 1, 1]]\n",
+            "pawn.en-passant: [1, 1, 1] is both a step and a capture",
+        ),
         ("name = \"x\"\nbase = \"fide\"\n[board]\nwhite = [\"8/8/8/8/8/8/PPPPPPPP/RNBKQBNR\"]\n", "castling: castling = true, but the white king starts on d1"),
         ("name = \"x\"\nbase = \"fide\"\n[transfer]\nenabled = true\n", "line 4: transfer.enabled: transfers need two levels"),
         ("name = \"x\"\nbase = \"malka\"\n[transfer]\nenabled = true\n", "pieces.king: vertical leaves the level"),
