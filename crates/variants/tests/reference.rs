@@ -305,8 +305,9 @@ fn random_rules(rng: &mut SplitMix64, id: usize) -> String {
 }
 
 /// Random rule sets, fast generator against the reference: every knob in combinations nobody
-/// wrote a file for, on 1 to 4 levels. (Run with 1500 rule sets and two seeds when written, it found a transfer
-/// attack the pin test missed and two rule sets whose en-passant cell is ambiguous, now refused.)
+/// wrote a file for, on 1 to 4 levels. (Run with 1500 rule sets and two seeds when written, it
+/// found a transfer attack the pin test missed, a miscounted promoting transfer, and two rule
+/// sets whose en-passant cell is ambiguous, now refused.)
 #[test]
 fn random_rule_sets_agree_with_the_reference() {
     let mut rng = SplitMix64(0x005e_ed0f_7e57);
