@@ -79,6 +79,14 @@ impl<const L: usize> Sink<L> for usize {
         *self += n;
     }
     #[inline]
+    fn set_by_level(&mut self, _: Cell, targets: Bitboard<L>) {
+        *self += targets.count() as usize;
+    }
+    #[inline]
+    fn promos_by_level(&mut self, _: Cell, targets: Bitboard<L>, roles: &[Role]) {
+        *self += targets.count() as usize * roles.len();
+    }
+    #[inline]
     fn set(&mut self, _: Cell, targets: Bitboard<L>, _: MoveKind) {
         *self += targets.count() as usize;
     }
