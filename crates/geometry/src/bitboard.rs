@@ -83,12 +83,12 @@ impl<const L: usize> Bitboard<L> {
     #[inline]
     #[must_use]
     pub fn count(self) -> u32 {
-        if cfg!(target_feature = "popcnt") || L != 2 {
-            return self.0.iter().map(|w| w.count_ones()).sum();
-        }
         const M1: u64 = 0x5555_5555_5555_5555;
         const M2: u64 = 0x3333_3333_3333_3333;
         const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+        if cfg!(target_feature = "popcnt") || L != 2 {
+            return self.0.iter().map(|w| w.count_ones()).sum();
+        }
         let mut bytes = 0u64;
         for &w in &self.0 {
             let x = w - ((w >> 1) & M1);
