@@ -4,7 +4,7 @@
 //! removal alone would expose the king. Attack is monotone (more occupancy or fewer attacking
 //! pieces never create an attack), so any other move is legal.
 
-use crate::movegen::Sink;
+use crate::sink::Sink;
 use crate::tables::TransferTables;
 use crate::Board;
 use stackchess_core::{Color, MoveKind, Role};

@@ -12,7 +12,9 @@ mod board;
 mod general;
 mod lfen;
 mod movegen;
+mod pawns;
 mod placement;
+mod sink;
 mod tables;
 
 pub use board::Board;

@@ -2,103 +2,10 @@
 //! and pin masks make every move legal by construction; otherwise [`crate::general`] tests the
 //! moves that could expose the king.
 
+use crate::sink::Sink;
 use crate::Board;
-use stackchess_core::{Color, Move, MoveKind, MoveList, Position, Role};
+use stackchess_core::{Color, Move, MoveKind, Position, Role};
 use stackchess_geometry::{Bitboard, Cell};
-
-/// Where generated moves go: a list, or a counter (bulk counting).
-pub(crate) trait Sink<const L: usize> {
-    /// Whether the sink only counts (moves may then be counted set-wise, through [`Sink::add`]).
-    const BULK: bool = false;
-    /// `n` moves counted set-wise (bulk sinks only).
-    fn add(&mut self, n: usize);
-    /// Moves from `from` to each target, of `kind`.
-    fn set(&mut self, from: Cell, targets: Bitboard<L>, kind: MoveKind);
-    /// Promotions from `from` to each target, to each of `roles`.
-    fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role], kind: MoveKind);
-    /// One move.
-    fn one(&mut self, m: Move);
-    /// Moves from `from` to each target: within its level normal moves, to another level
-    /// transfers (for rule sets with transfers, whose normal moves never change level).
-    fn set_by_level(&mut self, from: Cell, targets: Bitboard<L>) {
-        let other = !Bitboard::on_level(from.level(), !0);
-        self.set(from, targets.without(other), MoveKind::Normal);
-        self.set(from, targets & other, MoveKind::Transfer);
-    }
-    /// Promotions, normal or transfers as [`Sink::set_by_level`].
-    fn promos_by_level(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role]) {
-        let other = !Bitboard::on_level(from.level(), !0);
-        self.promos(from, targets.without(other), roles, MoveKind::Normal);
-        self.promos(from, targets & other, roles, MoveKind::Transfer);
-    }
-}
-
-impl<const L: usize> Sink<L> for MoveList {
-    fn add(&mut self, _: usize) {
-        debug_assert!(false, "a move list is not a bulk sink");
-    }
-    #[inline]
-    fn set(&mut self, from: Cell, targets: Bitboard<L>, kind: MoveKind) {
-        targets.for_each(|to| self.push(Move::new(from, to, None, kind)));
-    }
-    #[inline]
-    fn set_by_level(&mut self, from: Cell, targets: Bitboard<L>) {
-        // One pass in cell order (a level below first), as the moves are generated.
-        targets.for_each(|to| {
-            let kind = if to.level() == from.level() { MoveKind::Normal } else { MoveKind::Transfer };
-            self.push(Move::new(from, to, None, kind));
-        });
-    }
-    #[inline]
-    fn promos_by_level(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role]) {
-        targets.for_each(|to| {
-            let kind = if to.level() == from.level() { MoveKind::Normal } else { MoveKind::Transfer };
-            for &r in roles {
-                self.push(Move::new(from, to, Some(r), kind));
-            }
-        });
-    }
-    #[inline]
-    fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role], kind: MoveKind) {
-        targets.for_each(|to| {
-            for &r in roles {
-                self.push(Move::new(from, to, Some(r), kind));
-            }
-        });
-    }
-    #[inline]
-    fn one(&mut self, m: Move) {
-        self.push(m);
-    }
-}
-
-impl<const L: usize> Sink<L> for usize {
-    const BULK: bool = true;
-    #[inline]
-    fn add(&mut self, n: usize) {
-        *self += n;
-    }
-    #[inline]
-    fn set_by_level(&mut self, _: Cell, targets: Bitboard<L>) {
-        *self += targets.count() as usize;
-    }
-    #[inline]
-    fn promos_by_level(&mut self, _: Cell, targets: Bitboard<L>, roles: &[Role]) {
-        *self += targets.count() as usize * roles.len();
-    }
-    #[inline]
-    fn set(&mut self, _: Cell, targets: Bitboard<L>, _: MoveKind) {
-        *self += targets.count() as usize;
-    }
-    #[inline]
-    fn promos(&mut self, _: Cell, targets: Bitboard<L>, roles: &[Role], _: MoveKind) {
-        *self += targets.count() as usize * roles.len();
-    }
-    #[inline]
-    fn one(&mut self, _: Move) {
-        *self += 1;
-    }
-}
 
 impl<const L: usize> Board<L> {
     /// Cells a non-pawn `role` on `c` attacks by a normal move, given occupancy.
@@ -166,9 +73,9 @@ impl<const L: usize> Board<L> {
     }
 
     /// The pieces of `theirs` (pieces of `by`) that attack `c` by normal moves, given occupancy;
-    /// with `ANY`, stops at the first one found (then only emptiness is meaningful).
+    /// with `ANY`, stops at the first one found (then only emptiness is meaningful). With
+    /// `LINES_ONLY` (and `ANY`), only slides are looked at.
     #[inline]
-    /// With `LINES_ONLY` (and `ANY`), only slides are looked at.
     fn attacks_to<const ANY: bool, const LINES_ONLY: bool>(
         &self,
         c: Cell,
@@ -376,135 +283,6 @@ impl<const L: usize> Board<L> {
                 |_| Bitboard::EMPTY,
             );
         }
-    }
-
-    /// The en-passant captures of the pawns `pawns` (each tested by playing it).
-    pub(crate) fn en_passant_by<S: Sink<L>>(&self, sink: &mut S, pawns: Bitboard<L>) {
-        if let Some((e, _)) = self.ep {
-            (self.t.pawn_attackers[self.turn.index()][e] & pawns).for_each(|from| {
-                let m = Move::new(from, e, None, MoveKind::EnPassant);
-                if self.leaves_king_safe(m) {
-                    sink.one(m);
-                }
-            });
-        }
-    }
-
-    /// The number of moves of the pawns `free` (none pinned) within `mask`, counted set-wise
-    /// vector by vector (when the tables allow it: [`crate::Tables`]'s `pawn_bulk`); en passant
-    /// excluded.
-    pub(crate) fn count_pawn_moves(&self, free: Bitboard<L>, mask: Bitboard<L>) -> usize {
-        let t = self.t;
-        let us = self.turn;
-        let empty = !self.occupied();
-        let theirs = self.placed.by_color[us.other().index()];
-        let promo = t.promo[us.index()];
-        let doubles = free & t.double_from[us.index()];
-        let (mut plain, mut promos) = (0, 0);
-        let mut tally = |targets: Bitboard<L>| {
-            plain += targets.without(promo).count() as usize;
-            promos += (targets & promo).count() as usize;
-        };
-        for s in &t.step_shifts[us.index()] {
-            let step = s.apply(free) & empty;
-            tally(step & mask);
-            if !doubles.is_empty() {
-                tally(s.apply(s.apply(doubles) & empty) & empty & mask);
-            }
-        }
-        for s in &t.capture_shifts[us.index()] {
-            tally(s.apply(free) & theirs & mask);
-        }
-        if promos > 0 {
-            promos *= self.promotion_choices(us).1;
-        }
-        plain + promos
-    }
-
-    /// Moves of the pawns `pawns` (steps, captures, promotions, double steps, en passant) within `allowed(from)`;
-    /// en passant is tested by playing it.
-    /// `transfers(from)` gives a pawn's legal transfer targets (rule sets with transfers), emitted
-    /// with its normal moves in cell order.
-    pub(crate) fn pawn_moves<S: Sink<L>>(
-        &self,
-        sink: &mut S,
-        pawns: Bitboard<L>,
-        allowed: impl Fn(Cell) -> Bitboard<L>,
-        transfers: impl Fn(Cell) -> Bitboard<L>,
-    ) {
-        let t = self.t;
-        let us = self.turn;
-        let occ = self.occupied();
-        let theirs = self.placed.by_color[us.other().index()];
-        let promo = t.promo[us.index()];
-        let doubles = t.double_from[us.index()];
-        let mut roles: Option<([Role; 4], usize)> = None;
-        pawns.for_each(|from| {
-            let allowed = allowed(from);
-            // A step vector may land where a double step does: the double step (which sets the
-            // en-passant cell) is the move then.
-            let mut two_steps = Bitboard::EMPTY;
-            if doubles.has(from) {
-                for &(mid, to) in &t.pawn_doubles[us.index()][from.index()] {
-                    if !occ.has(mid) && !occ.has(to) && allowed.has(to) {
-                        two_steps.insert(to);
-                    }
-                }
-            }
-            let steps = t.pawn_steps[us.index()][from].without(occ);
-            let caps = t.pawn_captures[us.index()][from] & theirs;
-            let targets = ((steps | caps).without(two_steps) & allowed) | transfers(from);
-            let promos = targets & promo;
-            if t.transfer.is_some() {
-                sink.set_by_level(from, targets.without(promo));
-                if !promos.is_empty() {
-                    let (r, n) = *roles.get_or_insert_with(|| self.promotion_choices(us));
-                    sink.promos_by_level(from, promos, &r[..n]);
-                }
-            } else if promos.is_empty() {
-                sink.set(from, targets, MoveKind::Normal);
-            } else {
-                sink.set(from, targets.without(promo), MoveKind::Normal);
-                let (r, n) = *roles.get_or_insert_with(|| self.promotion_choices(us));
-                sink.promos(from, promos, &r[..n], MoveKind::Normal);
-            }
-            if !two_steps.is_empty() {
-                let mut done = Bitboard::<L>::EMPTY;
-                for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {
-                    if !two_steps.has(to) || done.has(to) {
-                        continue;
-                    }
-                    done.insert(to);
-                    if promo.has(to) {
-                        let (r, n) = *roles.get_or_insert_with(|| self.promotion_choices(us));
-                        for &role in &r[..n] {
-                            sink.one(Move::new(from, to, Some(role), MoveKind::DoubleStep));
-                        }
-                    } else {
-                        sink.one(Move::new(from, to, None, MoveKind::DoubleStep));
-                    }
-                }
-            }
-            if let Some((e, _)) = self.ep {
-                if t.pawn_captures[us.index()][from].has(e) {
-                    let m = Move::new(from, e, None, MoveKind::EnPassant);
-                    if self.leaves_king_safe(m) {
-                        sink.one(m);
-                    }
-                }
-            }
-        });
-    }
-
-    /// The promotion roles the side `us` may choose now, in a fixed array.
-    pub(crate) fn promotion_choices(&self, us: Color) -> ([Role; 4], usize) {
-        let mut r = [Role::Queen; 4];
-        let mut n = 0;
-        for role in self.promotion_roles(us) {
-            r[n] = role;
-            n += 1;
-        }
-        (r, n)
     }
 
     /// Whether the king of the side to move is safe after `m` (slow; for rare moves).
