@@ -36,8 +36,11 @@ pub struct EngineDef {
     pub name: String,
     /// The built-in engine or a program.
     pub kind: EngineKind,
-    /// Its own limits, if the spec gives any (they replace the shared limits).
-    pub limits: LimitsDef,
+    /// Its own search limits (nodes, depth, movetime), if the spec gives any: with `tc`, they
+    /// replace the shared ones.
+    pub limits: Limits,
+    /// Its own time control.
+    pub tc: Option<TimeControl>,
 }
 
 /// What plays.
@@ -64,39 +67,6 @@ pub enum EngineKind {
         /// UCI options `(name, value)`, in order.
         options: Vec<(String, String)>,
     },
-}
-
-/// Per-engine limits of a spec.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LimitsDef {
-    /// Nodes per move.
-    pub nodes: Option<u64>,
-    /// Depth per move.
-    pub depth: Option<u32>,
-    /// Milliseconds per move.
-    pub movetime_ms: Option<u64>,
-    /// Time control.
-    pub tc: Option<TimeControl>,
-}
-
-impl LimitsDef {
-    /// Whether any limit is given.
-    #[must_use]
-    pub fn any(&self) -> bool {
-        *self != LimitsDef::default()
-    }
-
-    /// The search limits (without the clock) and the time control.
-    #[must_use]
-    pub fn split(&self) -> (Limits, Option<TimeControl>) {
-        let l = Limits {
-            nodes: self.nodes,
-            depth: self.depth,
-            movetime: self.movetime_ms.map(Duration::from_millis),
-            ..Limits::default()
-        };
-        (l, self.tc)
-    }
 }
 
 /// A spec that cannot be read: the spec, the key concerned (if one is), and what is wrong.
@@ -136,7 +106,7 @@ pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
     let (mut name, mut cmd, mut proto) = (None, None, None);
     let (mut args, mut options, mut params) = (Vec::new(), Vec::new(), Vec::new());
     let (mut params_file, mut plain, mut hash) = (None, None, None);
-    let mut limits = LimitsDef::default();
+    let (mut limits, mut tc) = (Limits::default(), None);
     let mut builtin_key = None;
     for part in text.split(',') {
         let part = part.trim();
@@ -206,12 +176,12 @@ pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
                 limits.depth = Some(u32::try_from(v).map_err(|_| err(Some(key), format!("{v} is too large")))?);
             }
             "movetime" | "st" => {
-                once(limits.movetime_ms.is_some())?;
-                limits.movetime_ms = Some(number(&need(value)?)?);
+                once(limits.movetime.is_some())?;
+                limits.movetime = Some(Duration::from_millis(number(&need(value)?)?));
             }
             "tc" => {
-                once(limits.tc.is_some())?;
-                limits.tc = Some(need(value)?.parse().map_err(|e| err(Some(key), e))?);
+                once(tc.is_some())?;
+                tc = Some(need(value)?.parse().map_err(|e| err(Some(key), e))?);
             }
             _ => match key.strip_prefix("option.") {
                 Some(opt) if !opt.trim().is_empty() => {
@@ -253,7 +223,7 @@ pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
         }
         EngineKind::Builtin { params, params_file, plain: plain.unwrap_or(false), hash }
     };
-    Ok(EngineDef { name, kind, limits })
+    Ok(EngineDef { name, kind, limits, tc })
 }
 
 impl EngineDef {
@@ -297,7 +267,8 @@ impl EngineDef {
         eval: &Evaluation,
     ) -> anyhow::Result<EngineSpec> {
         use anyhow::Context;
-        let (limits, tc) = if self.limits.any() { self.limits.split() } else { shared };
+        let own = self.limits != Limits::default() || self.tc.is_some();
+        let (limits, tc) = if own { (self.limits, self.tc) } else { shared };
         let (config, external) = match self.engine_args() {
             Some(args) => {
                 (args.config_from(rules_name, Some(eval)).with_context(|| format!("engine {}", self.name))?, None)
@@ -327,7 +298,7 @@ mod tests {
                 options: vec![("Hash".into(), "64".into()), ("Move Overhead".into(), "100".into())],
             }
         );
-        assert_eq!(d.limits.tc, Some("40/60+0.6".parse().unwrap()));
+        assert_eq!(d.tc, Some("40/60+0.6".parse().unwrap()));
         assert!(d.engine_args().is_none());
         assert_eq!(d.external("fide").unwrap().variant.as_deref(), Some("fide"));
     }
@@ -345,12 +316,12 @@ mod tests {
                 hash: Some(8),
             }
         );
-        assert_eq!(d.limits.split().0, Limits::nodes(2000));
+        assert_eq!(d.limits, Limits::nodes(2000));
         let args = d.engine_args().unwrap();
         assert_eq!((args.plain, args.hash, args.param.len()), (true, Some(8), 2));
         let d = parse("name=A").unwrap();
-        assert!(!d.limits.any());
-        assert_eq!(parse("name=A,depth=3,movetime=50,plain=false").unwrap().limits.split().0.depth, Some(3));
+        assert_eq!((d.limits, d.tc), (Limits::default(), None));
+        assert_eq!(parse("name=A,depth=3,movetime=50,plain=false").unwrap().limits.depth, Some(3));
     }
 
     #[test]
