@@ -114,14 +114,7 @@ impl<const L: usize> Board<L> {
                     }
                 }
             }
-            if let Some((e, _)) = self.ep {
-                if t.pawn_captures[us.index()][from].has(e) {
-                    let m = Move::new(from, e, None, MoveKind::EnPassant);
-                    if self.leaves_king_safe(m) {
-                        sink.one(m);
-                    }
-                }
-            }
+            self.en_passant_by(sink, Bitboard::from_cell(from));
         });
     }
 

@@ -98,8 +98,8 @@ pub struct Tables<const L: usize> {
     /// Pawn step and capture vectors by colour, as set shifts.
     pub(crate) step_shifts: [Vec<Shift>; 2],
     pub(crate) capture_shifts: [Vec<Shift>; 2],
-    /// Whether pawn moves can be counted set-wise: no vector listed twice, and no step lands where
-    /// a double step of the same pawn does (each move is then one vector's, counted once).
+    /// Whether pawn moves can be counted set-wise: no step lands where a double step of the same
+    /// pawn does (each move is then one vector's, counted once).
     pub(crate) pawn_bulk: bool,
     /// One level up and one level down, as set shifts.
     pub(crate) vertical_shifts: [Shift; 2],
@@ -296,17 +296,14 @@ impl<const L: usize> Tables<L> {
             [Color::White, Color::Black]
                 .map(|c| v.iter().map(|d| Shift::new(if c == Color::White { *d } else { d.mirrored() })).collect())
         };
-        let distinct = |v: &[Dir]| v.iter().enumerate().all(|(i, d)| !v[..i].contains(d));
-        let pawn_bulk = distinct(&rules.pawn.steps)
-            && distinct(&rules.pawn.captures)
-            && [0, 1].into_iter().all(|c| {
-                pawn_doubles[c].iter().enumerate().all(|(i, doubles)| {
-                    doubles.iter().enumerate().all(|(j, &(_, to))| {
-                        !pawn_steps[c][Cell::from_index(i)].has(to)
-                            && doubles[..j].iter().all(|&(_, other)| other != to)
-                    })
-                })
-            });
+        // Vectors are never listed twice (the rules refuse it), so only a step landing where a
+        // double step of the same pawn does (steps [0, 1, 0] and [0, 2, 0]) counts a move twice.
+        let pawn_bulk = [0, 1].into_iter().all(|c| {
+            pawn_doubles[c]
+                .iter()
+                .enumerate()
+                .all(|(i, doubles)| doubles.iter().all(|&(_, to)| !pawn_steps[c][Cell::from_index(i)].has(to)))
+        });
         let rank_cells = |rank: usize, level: Option<usize>| -> Bitboard<L> {
             (0..n).map(Cell::from_index).filter(|c| c.rank() == rank && level.is_none_or(|l| c.level() == l)).collect()
         };

@@ -1,6 +1,6 @@
-//! Ray tables for a board of `L` levels: slides, lines between cells, leaper targets.
+//! Ray tables for a board of `L` levels: slides, lines between cells, empty-board reach.
 
-use crate::{bishop_magics, rook_magics, Bitboard, Cell, Dir, DirGroup, GroupSet, Magics};
+use crate::{bishop_magics, rook_magics, Bitboard, Cell, DirGroup, GroupSet, Magics};
 
 /// A ray leaving the level: its cells in order (at most `MAX_LEVELS - 1`).
 #[derive(Clone, Copy, Debug)]
@@ -150,17 +150,6 @@ impl<const L: usize> Rays<L> {
             }
         }
         Bitboard(r)
-    }
-
-    /// The cells one `d` away from each cell, as a table indexed by cell.
-    #[must_use]
-    pub fn leap_table(dirs: &[Dir]) -> Vec<Bitboard<L>> {
-        (0..Self::CELLS)
-            .map(|i| {
-                let c = Cell::from_index(i);
-                dirs.iter().filter_map(|&d| c.offset(d, L)).collect()
-            })
-            .collect()
     }
 }
 
