@@ -1,5 +1,6 @@
 //! The position type: bitboards by colour and role, plus the LFEN state.
 
+use crate::sink::Within;
 use crate::{Placement, Tables};
 use stackchess_core::{Castling, Color, DrawRules, LfenError, Move, MoveKind, MoveList, Piece, Position, Role, Rules};
 use stackchess_geometry::{Bitboard, Cell};
@@ -210,6 +211,23 @@ impl<const L: usize> Position for Board<L> {
 
     fn legal_moves(&self, moves: &mut MoveList) {
         self.generate(moves);
+    }
+
+    fn legal_moves_to(&self, target: Cell, moves: &mut MoveList) {
+        self.generate(&mut Within { list: moves, keep: Bitboard::from_cell(target) });
+    }
+
+    fn legal_captures(&self, moves: &mut MoveList) {
+        let theirs = self.placed.by_color[self.turn.other().index()];
+        let mut keep = theirs | self.t.promo[self.turn.index()];
+        if let Some((e, _)) = self.ep {
+            keep.insert(e);
+        }
+        let mut all = MoveList::new();
+        self.generate(&mut Within { list: &mut all, keep });
+        // Moves into the promotion zone that neither capture nor promote are left out.
+        let takes = |m: &Move| m.promotion().is_some() || m.kind() == MoveKind::EnPassant || theirs.has(m.to());
+        moves.extend(all.into_iter().filter(takes));
     }
 
     fn count_legal_moves(&self) -> usize {

@@ -19,6 +19,9 @@ pub(crate) struct General<const L: usize> {
     exposed: Bitboard<L>,
     /// Targets that can end a check (every cell when not in check, or when no such set is known).
     evade: Bitboard<L>,
+    /// The targets the sink takes ([`Sink::wanted`]); every target passed to [`Board::safe`] is
+    /// within it.
+    want: Bitboard<L>,
 }
 
 /// Calls `f` on the levels next to `l` on a board of `L` levels (a transfer goes one level up or
@@ -203,9 +206,10 @@ impl<const L: usize> Board<L> {
         let in_check = self.attacked_general(king, them, theirs, occ);
         let exposed = self.exposed(theirs);
         let evade = if in_check { self.evasions(king, occ) } else { Bitboard::FULL };
-        let g = General { king, them, occ, theirs, exposed, evade };
+        let want = sink.wanted();
+        let g = General { king, them, occ, theirs, exposed, evade, want };
 
-        let kt = self.piece_attacks(Role::King, king, occ).without(ours);
+        let kt = self.piece_attacks(Role::King, king, occ).without(ours) & want;
         let kt = self.keep_safe(king, kt, king, them, occ, theirs, None) | self.transfers(Role::King, king, true, &g);
         self.emit(sink, king, kt);
         if !in_check {
@@ -214,7 +218,7 @@ impl<const L: usize> Board<L> {
         let risky = if in_check { ours } else { self.risky(king, them, occ, ours, theirs) };
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             self.pieces(us, role).for_each(|from| {
-                let tg = self.piece_attacks(role, from, occ).without(ours);
+                let tg = self.piece_attacks(role, from, occ).without(ours) & want;
                 let tg = self.safe(from, tg, risky.has(from), &g) | self.transfers(role, from, risky.has(from), &g);
                 self.emit(sink, from, tg);
             });
@@ -253,6 +257,7 @@ impl<const L: usize> Board<L> {
                 for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {
                     cand.insert(to);
                 }
+                let cand = cand & want;
                 let kept = self.safe(from, cand, risky.has(from), &g);
                 kept | !cand
             },
@@ -387,6 +392,7 @@ impl<const L: usize> Board<L> {
                 }
                 plain
             };
+            let (plain, double) = (plain & g.want.0[o], double & g.want.0[o]);
             if plain != 0 {
                 out |= self.safe(from, Bitboard::on_level(o, plain), test, g);
             }

@@ -229,8 +229,9 @@ impl<const L: usize> Board<L> {
         let checkers = self.attackers(king, them, occ);
 
         // King moves: to cells not attacked once the king has left its own.
+        let want = sink.wanted();
         let no_king = occ.without(Bitboard::from_cell(king));
-        let mut kt = self.piece_attacks(Role::King, king, occ).without(ours);
+        let mut kt = self.piece_attacks(Role::King, king, occ).without(ours) & want;
         if !kt.is_empty() {
             // Steps and pawn captures attack regardless of occupancy: one set for all targets.
             kt = kt.without(self.step_attacks(them));
@@ -246,10 +247,10 @@ impl<const L: usize> Board<L> {
             return;
         }
         let mask = if let Some(ch) = checkers.first() {
-            t.rays.between(king, ch) | checkers
+            (t.rays.between(king, ch) | checkers) & want
         } else {
             self.castles(king, sink);
-            !ours
+            want.without(ours)
         };
         let (pinned, pairs, npins) = self.pins(king, us);
         // A pinned piece stays on the line between the king and its pinner, or takes the pinner.
@@ -260,8 +261,13 @@ impl<const L: usize> Board<L> {
                 .map_or(Bitboard::EMPTY, |&(_, s)| t.rays.between(king, s) | Bitboard::from_cell(s))
         };
 
+        // Moves to one occupied cell (a capture sequence's) are those of the pieces attacking it.
+        let movers = match want.first() {
+            Some(c) if !want.more_than_one() && occ.has(c) => self.attackers(c, us, occ),
+            _ => ours,
+        };
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            self.pieces(us, role).for_each(|from| {
+            (self.pieces(us, role) & movers).for_each(|from| {
                 let mut targets = self.piece_attacks(role, from, occ).without(ours) & mask;
                 if pinned.has(from) {
                     targets &= pin_mask(from);
@@ -269,7 +275,7 @@ impl<const L: usize> Board<L> {
                 sink.set(from, targets, MoveKind::Normal);
             });
         }
-        let pawns = self.pieces(us, Role::Pawn);
+        let pawns = self.pieces(us, Role::Pawn) & movers;
         if S::BULK && t.pawn_bulk {
             let free = pawns.without(pinned);
             sink.add(self.count_pawn_moves(free, mask));
@@ -303,7 +309,11 @@ impl<const L: usize> Board<L> {
                 continue;
             }
             let Some(cm) = self.t.castles[us.index()][usize::from(long)] else { continue };
-            if cm.king_from != king || cm.empty.intersects(occ) || self.is_attacked(cm.cross, us.other(), occ) {
+            if cm.king_from != king
+                || !sink.wanted().has(cm.king_to)
+                || cm.empty.intersects(occ)
+                || self.is_attacked(cm.cross, us.other(), occ)
+            {
                 continue;
             }
             let m = Move::new(cm.king_from, cm.king_to, None, MoveKind::Castle);

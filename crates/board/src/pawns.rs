@@ -9,7 +9,7 @@ use stackchess_geometry::{Bitboard, Cell};
 impl<const L: usize> Board<L> {
     /// The en-passant captures of the pawns `pawns` (each tested by playing it).
     pub(crate) fn en_passant_by<S: Sink<L>>(&self, sink: &mut S, pawns: Bitboard<L>) {
-        if let Some((e, _)) = self.ep {
+        if let Some((e, _)) = self.ep.filter(|&(e, _)| sink.wanted().has(e)) {
             (self.t.pawn_attackers[self.turn.index()][e] & pawns).for_each(|from| {
                 let m = Move::new(from, e, None, MoveKind::EnPassant);
                 if self.leaves_king_safe(m) {

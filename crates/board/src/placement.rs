@@ -55,9 +55,7 @@ impl<const L: usize> Placement<L> {
     pub fn for_each_piece<F: FnMut(Cell, Piece)>(&self, mut f: F) {
         for color in Color::ALL {
             for role in Role::ALL {
-                for c in self.pieces(color, role).cells() {
-                    f(c, Piece { color, role });
-                }
+                self.pieces(color, role).for_each(|c| f(c, Piece { color, role }));
             }
         }
     }

@@ -15,6 +15,11 @@ pub(crate) trait Sink<const L: usize> {
     fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role], kind: MoveKind);
     /// One move.
     fn one(&mut self, m: Move);
+    /// The only targets the sink takes (every cell for most): the generator skips the work of
+    /// the others' legality tests.
+    fn wanted(&self) -> Bitboard<L> {
+        Bitboard::FULL
+    }
     /// Moves from `from` to each target: within its level normal moves, to another level
     /// transfers (for rule sets with transfers, whose normal moves never change level).
     fn set_by_level(&mut self, from: Cell, targets: Bitboard<L>) {
@@ -66,6 +71,45 @@ impl<const L: usize> Sink<L> for MoveList {
     #[inline]
     fn one(&mut self, m: Move) {
         self.push(m);
+    }
+}
+
+/// A move list that takes only the moves ending on the cells of `keep`, in the order a plain
+/// list gets them.
+pub(crate) struct Within<'a, const L: usize> {
+    pub list: &'a mut MoveList,
+    pub keep: Bitboard<L>,
+}
+
+impl<const L: usize> Sink<L> for Within<'_, L> {
+    fn add(&mut self, _: usize) {
+        debug_assert!(false, "a move list is not a bulk sink");
+    }
+    #[inline]
+    fn set(&mut self, from: Cell, targets: Bitboard<L>, kind: MoveKind) {
+        Sink::<L>::set(self.list, from, targets & self.keep, kind);
+    }
+    #[inline]
+    fn promos(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role], kind: MoveKind) {
+        Sink::<L>::promos(self.list, from, targets & self.keep, roles, kind);
+    }
+    #[inline]
+    fn set_by_level(&mut self, from: Cell, targets: Bitboard<L>) {
+        Sink::<L>::set_by_level(self.list, from, targets & self.keep);
+    }
+    #[inline]
+    fn promos_by_level(&mut self, from: Cell, targets: Bitboard<L>, roles: &[Role]) {
+        Sink::<L>::promos_by_level(self.list, from, targets & self.keep, roles);
+    }
+    #[inline]
+    fn one(&mut self, m: Move) {
+        if self.keep.has(m.to()) {
+            self.list.push(m);
+        }
+    }
+    #[inline]
+    fn wanted(&self) -> Bitboard<L> {
+        self.keep
     }
 }
 

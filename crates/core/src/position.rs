@@ -172,6 +172,20 @@ pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
 
     /// Appends the legal moves to `moves`.
     fn legal_moves(&self, moves: &mut MoveList);
+    /// Appends the legal moves that end on `target`, in [`Position::legal_moves`]' order (may be
+    /// faster than generating every move).
+    fn legal_moves_to(&self, target: Cell, moves: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.legal_moves(&mut all);
+        moves.extend(all.into_iter().filter(|m| m.to() == target));
+    }
+    /// Appends the legal moves that capture (en passant included) or promote, in
+    /// [`Position::legal_moves`]' order (may be faster than generating every move).
+    fn legal_captures(&self, moves: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.legal_moves(&mut all);
+        moves.extend(all.into_iter().filter(|&m| m.promotion().is_some() || self.captured(m).is_some()));
+    }
     /// The number of legal moves (may be faster than generating them).
     fn count_legal_moves(&self) -> usize {
         let mut m = MoveList::new();

@@ -200,6 +200,13 @@ fn generate<P: Position>(pos: &P, out: &mut Vec<Scored>) {
     out.extend(list.iter().map(|&m| Scored { m, score: 0, gain: QUIET }));
 }
 
+/// [`generate`]'s captures and promotions.
+fn generate_captures<P: Position>(pos: &P, out: &mut Vec<Scored>) {
+    let mut list = MoveList::new();
+    pos.legal_captures(&mut list);
+    out.extend(list.iter().map(|&m| Scored { m, score: 0, gain: QUIET }));
+}
+
 impl<P: Position> Searcher<'_, P> {
     /// Counts a node; true if the search must stop.
     #[inline]
@@ -329,14 +336,15 @@ impl<P: Position> Searcher<'_, P> {
 
     /// Swaps the best-scored move from `i` on into `i` and returns it.
     fn pick(&mut self, i: usize) -> Scored {
-        let mut best = i;
-        for j in i + 1..self.moves.len() {
-            if self.moves[j].score > self.moves[best].score {
-                best = j;
+        let rest = &mut self.moves[i..];
+        let (mut best, mut top) = (0, rest[0].score);
+        for (j, e) in rest.iter().enumerate().skip(1) {
+            if e.score > top {
+                (best, top) = (j, e.score);
             }
         }
-        self.moves.swap(i, best);
-        self.moves[i]
+        rest.swap(0, best);
+        rest[0]
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -796,9 +804,16 @@ impl<P: Position> Searcher<'_, P> {
             best = stand;
         }
         let base = self.moves.len();
-        generate(pos, &mut self.moves);
-        if self.moves.len() == base {
-            return if in_check { -MATE + ply_i32(ply) } else { self.stalemate(ply) };
+        if in_check {
+            generate(pos, &mut self.moves);
+            if self.moves.len() == base {
+                return -MATE + ply_i32(ply);
+            }
+        } else {
+            generate_captures(pos, &mut self.moves);
+            if self.moves.len() == base && pos.count_legal_moves() == 0 {
+                return self.stalemate(ply);
+            }
         }
         // Keep captures and promotions (all moves in check), scored by MVV-LVA and pruned by delta.
         let mut k = base;

@@ -18,10 +18,10 @@ pub(crate) fn see<P: Position>(pos: &P, m: Move, value: impl Fn(Role) -> i32, ki
     let mut list = MoveList::new();
     while d + 1 < gains.len() {
         list.clear();
-        p.legal_moves(&mut list);
+        p.legal_moves_to(target, &mut list);
         let Some((r, role)) = list
             .iter()
-            .filter(|x| x.to() == target && x.promotion().is_none_or(|r| r == Role::Queen))
+            .filter(|x| x.promotion().is_none_or(|r| r == Role::Queen))
             .filter_map(|x| p.piece_at(x.from()).map(|pc| (*x, pc.role)))
             .min_by_key(|&(_, role)| worth(role))
         else {

@@ -3,7 +3,7 @@
 //! resulting position, on positions reached by seeded random play.
 
 use stackchess_core::Rules as _;
-use stackchess_core::{Move, MoveKind, Position, SplitMix64};
+use stackchess_core::{Cell, Move, MoveKind, MoveList, Position, SplitMix64};
 use stackchess_reference::Reference;
 use stackchess_variants::{Variant, WithPosition};
 use std::fmt::Write as _;
@@ -54,6 +54,7 @@ impl WithPosition for Compare<'_> {
             assert_eq!(ours, theirs, "{name}: legal moves differ in {lfen}");
             // Counting (perft's last ply, set-wise where it can) agrees with listing.
             assert_eq!(pos.count_legal_moves(), ours.len(), "{name}: move count differs from the list in {lfen}");
+            restricted_lists_agree(&pos, &lfen);
             let check = self.reference.in_check(&lfen).expect("reference reads our LFEN");
             assert_eq!(pos.is_check(), check, "{name}: check status differs in {lfen}");
             let outcome = pos.outcome().map(|o| (o.reason.name().to_owned(), o.winner.map(|c| c.to_string())));
@@ -104,6 +105,29 @@ impl WithPosition for Compare<'_> {
             ply += 1;
         }
         cov
+    }
+}
+
+/// The restricted generators (captures and promotions; the moves to one cell) give the full
+/// list's moves, in its order: for every target of a move, the en-passant cell and a cell drawn
+/// from the position's hash (the walk's own draws are left alone).
+fn restricted_lists_agree<P: Position>(pos: &P, lfen: &str) {
+    let all = pos.moves();
+    let takes: Vec<Move> =
+        all.iter().copied().filter(|&m| m.promotion().is_some() || pos.captured(m).is_some()).collect();
+    let mut got = MoveList::new();
+    pos.legal_captures(&mut got);
+    assert_eq!(got.as_slice(), takes.as_slice(), "captures and promotions differ from the list's in {lfen}");
+    let mut targets: Vec<Cell> = all.iter().map(|m| m.to()).collect();
+    targets.extend(pos.ep_cell());
+    targets.push(Cell::from_index(usize::try_from(pos.hash() % (P::LEVELS as u64 * 64)).unwrap_or(0)));
+    targets.sort_unstable_by_key(|c| c.index());
+    targets.dedup();
+    for c in targets {
+        let to_c: Vec<Move> = all.iter().copied().filter(|m| m.to() == c).collect();
+        got.clear();
+        pos.legal_moves_to(c, &mut got);
+        assert_eq!(got.as_slice(), to_c.as_slice(), "moves to {c:?} differ from the list's in {lfen}");
     }
 }
 
