@@ -86,25 +86,24 @@ impl<const L: usize> Board<L> {
         let (rook, bishop) = (t.rays.rook_plane(sq, occ_l), t.rays.bishop_plane(sq, occ_l));
         let p = &self.placed.by_role;
         if t.planar {
-            // Every normal attack stays within the level: one word per role.
+            // Every normal attack stays within the level: one word per role class.
             let th = theirs.0[l];
+            let word = |mut roles: u8| {
+                let mut w = 0;
+                while roles != 0 {
+                    w |= p[roles.trailing_zeros() as usize].0[l];
+                    roles &= roles - 1;
+                }
+                w
+            };
             let mut hit = t.pawn_attackers[by.index()][c].0[l] & p[Role::Pawn.index()].0[l];
-            let mut roles = t.leap_roles | t.ortho_roles | t.diag_roles;
-            while roles != 0 {
-                let r = roles.trailing_zeros() as usize;
-                roles &= roles - 1;
-                let mut reach = 0;
-                if t.leap_roles >> r & 1 != 0 {
-                    reach |= t.leaps[r][c].0[l];
-                }
-                if t.ortho_roles >> r & 1 != 0 {
-                    reach |= rook;
-                }
-                if t.diag_roles >> r & 1 != 0 {
-                    reach |= bishop;
-                }
-                hit |= reach & p[r].0[l];
+            let mut leap = t.leap_roles;
+            while leap != 0 {
+                let r = leap.trailing_zeros() as usize;
+                leap &= leap - 1;
+                hit |= t.leaps[r][c].0[l] & p[r].0[l];
             }
+            hit |= rook & word(t.ortho_roles) | bishop & word(t.diag_roles);
             if hit & th != 0 {
                 return true;
             }
@@ -127,13 +126,23 @@ impl<const L: usize> Board<L> {
             let knights_o = p[Role::Knight.index()].0[o] & theirs_o;
             let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.home_rank[by.index()].0[o];
             // Any piece but a knight captures on its transfer cell: the cell above or below.
-            found = (theirs_o & !knights_o) >> sq & 1 != 0
-                || tr.after(Role::Knight.index(), sq, rook, bishop, occ_l) & knight_ok & knights_o != 0
-                || pawn_from & passable & home_o != 0
-                || [Role::Bishop, Role::Rook, Role::Queen, Role::King].into_iter().any(|r| {
-                    let pieces = p[r.index()].0[o] & theirs_o;
-                    pieces != 0 && tr.after(r.index(), sq, rook, bishop, occ_l) & passable & pieces != 0
-                });
+            if (theirs_o & !knights_o) >> sq & 1 != 0 || pawn_from & passable & home_o != 0 {
+                found = true;
+                return;
+            }
+            if knights_o != 0 && tr.after(Role::Knight.index(), sq, rook, bishop, occ_l) & knight_ok & knights_o != 0 {
+                found = true;
+                return;
+            }
+            // The other pieces, summed over roles before one test.
+            let mut hit = 0;
+            for r in [Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+                let pieces = p[r.index()].0[o] & theirs_o;
+                if pieces != 0 {
+                    hit |= tr.after(r.index(), sq, rook, bishop, occ_l) & pieces;
+                }
+            }
+            found = hit & passable != 0;
         });
         found
     }
@@ -210,8 +219,8 @@ impl<const L: usize> Board<L> {
         let g = General { king, them, occ, theirs, exposed, evade, want };
 
         let kt = self.piece_attacks(Role::King, king, occ).without(ours) & want;
-        let kt = self.keep_safe(king, kt, king, them, occ, theirs, None) | self.transfers(Role::King, king, true, &g);
-        self.emit(sink, king, kt);
+        let kt = self.keep_safe(king, kt, king, them, occ, theirs, None);
+        self.emit_with_transfers(sink, Role::King, king, kt, true, &g);
         if !in_check {
             self.castles(king, sink);
         }
@@ -219,8 +228,8 @@ impl<const L: usize> Board<L> {
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             self.pieces(us, role).for_each(|from| {
                 let tg = self.piece_attacks(role, from, occ).without(ours) & want;
-                let tg = self.safe(from, tg, risky.has(from), &g) | self.transfers(role, from, risky.has(from), &g);
-                self.emit(sink, from, tg);
+                let tg = self.safe(from, tg, risky.has(from), &g);
+                self.emit_with_transfers(sink, role, from, tg, risky.has(from), &g);
             });
         }
         let t = self.t;
@@ -263,6 +272,21 @@ impl<const L: usize> Board<L> {
             },
             |from| self.transfers(Role::Pawn, from, risky.has(from), &g),
         );
+    }
+
+    /// A piece's legal `normal` targets and its legal transfers (tested with `test`) into `sink`.
+    /// (One function, so that the transfers' targets are used where they are computed: read back
+    /// from a returned value they cost a stalled load in every call.)
+    fn emit_with_transfers<S: Sink<L>>(
+        &self,
+        sink: &mut S,
+        role: Role,
+        from: Cell,
+        normal: Bitboard<L>,
+        test: bool,
+        g: &General<L>,
+    ) {
+        self.emit(sink, from, normal | self.transfers(role, from, test, g));
     }
 
     /// A piece's legal targets into `sink`: with transfers, normal moves and transfers in one
