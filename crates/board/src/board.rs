@@ -231,9 +231,9 @@ impl<const L: usize> Position for Board<L> {
     }
 
     fn count_legal_moves(&self) -> usize {
-        let mut n = 0usize;
+        let mut n = crate::sink::Tally::default();
         self.generate(&mut n);
-        n
+        n.total()
     }
 
     fn play_unchecked(&mut self, m: Move) {

@@ -27,12 +27,11 @@ impl<const L: usize> Board<L> {
             }
             a |= Bitboard::on_level(l, w);
         }
+        if !t.cross_lines[i].is_empty() {
+            a |= t.rays.cross_slides(c, t.cross_lines[i], occ);
+        }
         for lines in &t.lines[i] {
-            let s = t.rays.slides(c, lines.groups, occ);
-            a |= match &lines.reach {
-                None => s,
-                Some(reach) => s & reach[c],
-            };
+            a |= t.rays.slides(c, lines.groups, occ) & lines.reach[c];
         }
         if t.has_riders {
             for &(d, range) in &t.riders[i] {

@@ -17,12 +17,12 @@ pub(crate) struct CastleMove<const L: usize> {
     pub cross: Cell,
 }
 
-/// Slides along line groups, at most `range` cells (7: any distance).
+/// Slides along line groups, at most a range shorter than the board.
 #[derive(Debug)]
 pub(crate) struct Lines<const L: usize> {
     pub groups: GroupSet,
-    /// Cells within the range along the groups on an empty board, by cell; `None` for a slide.
-    pub reach: Option<CellTable<Bitboard<L>>>,
+    /// Cells within the range along the groups on an empty board, by cell.
+    pub reach: CellTable<Bitboard<L>>,
 }
 
 /// Line groups a set of roles slides along with one range: the unit of attack lookups
@@ -75,7 +75,9 @@ pub struct Tables<const L: usize> {
     pub(crate) ortho_roles: u8,
     /// Roles that slide any distance along planar diagonals (a bishop lookup), as a bit mask.
     pub(crate) diag_roles: u8,
-    /// The other slides by role: lines that leave the level, and limited ranges.
+    /// Slides of any distance that leave the level, by role.
+    pub(crate) cross_lines: [GroupSet; 6],
+    /// Slides of limited range, by role.
     pub(crate) lines: [Vec<Lines<L>>; 6],
     /// The attack classes of those other slides.
     pub(crate) slide_classes: Vec<SlideClass<L>>,
@@ -178,6 +180,7 @@ impl<const L: usize> Tables<L> {
         let rays = Rays::<L>::new();
         let mut leaps: [CellTable<Bitboard<L>>; 6] = Default::default();
         let mut lines: [Vec<Lines<L>>; 6] = Default::default();
+        let mut cross_lines = [GroupSet::NONE; 6];
         let mut riders: [Vec<(Dir, u8)>; 6] = Default::default();
         let mut leap_roles = 0u8;
         let (mut ortho_roles, mut diag_roles) = (0u8, 0u8);
@@ -223,8 +226,12 @@ impl<const L: usize> Tables<L> {
                         continue;
                     }
                 }
-                let reach = limited.then(|| CellTable::from_fn(n, |c| reach_within(&rays, c, gs, range)));
-                lines[role.index()].push(Lines { groups: gs, reach });
+                if limited {
+                    let reach = CellTable::from_fn(n, |c| reach_within(&rays, c, gs, range));
+                    lines[role.index()].push(Lines { groups: gs, reach });
+                } else {
+                    cross_lines[role.index()] = cross_lines[role.index()].with(gs);
+                }
                 for g in DirGroup::ALL.into_iter().filter(|g| gs.has(*g)) {
                     let bit = GroupSet(1 << g as u8);
                     classes.push((bit, range, 1 << role.index()));
@@ -379,6 +386,7 @@ impl<const L: usize> Tables<L> {
             leap_roles,
             ortho_roles,
             diag_roles,
+            cross_lines,
             lines,
             slide_classes,
             riders,

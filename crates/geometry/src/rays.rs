@@ -2,13 +2,6 @@
 
 use crate::{bishop_magics, rook_magics, Bitboard, Cell, DirGroup, GroupSet, Magics};
 
-/// A ray leaving the level: its cells in order (at most `MAX_LEVELS - 1`).
-#[derive(Clone, Copy, Debug)]
-struct CrossRay {
-    cells: [u8; 3],
-    len: u8,
-}
-
 /// Precomputed rays of every cell of an `L`-level board.
 #[derive(Debug)]
 pub struct Rays<const L: usize> {
@@ -16,9 +9,9 @@ pub struct Rays<const L: usize> {
     between: Vec<Bitboard<L>>,
     /// `empty_slide[g][cell]`: the slide of group `g` on an empty board.
     empty_slide: [Vec<Bitboard<L>>; 5],
-    /// Cross-level rays, flat; `cross_index[cell * 3 + g - 2]` gives the range for group `g`.
-    cross: Vec<CrossRay>,
-    cross_index: Vec<(u16, u16)>,
+    /// `ring[(g - 2) * 3 + k - 1][sq]`: for a group `g` that leaves the level, the plane cells
+    /// its rays from square `sq` cross `k` levels up or down (the same squares either way).
+    ring: [[u64; 64]; 9],
     rook: &'static Magics,
     bishop: &'static Magics,
 }
@@ -33,41 +26,34 @@ impl<const L: usize> Rays<L> {
         let n = Self::CELLS;
         let mut between = vec![Bitboard::EMPTY; n * n];
         let mut empty_slide: [Vec<Bitboard<L>>; 5] = std::array::from_fn(|_| vec![Bitboard::EMPTY; n]);
-        let mut cross = Vec::new();
-        let mut cross_index = vec![(0, 0); n * 3];
         for a in (0..n).map(Cell::from_index) {
             for g in DirGroup::ALL {
-                let start = cross.len();
                 for &d in g.dirs() {
                     let mut seen = Bitboard::EMPTY;
-                    let mut ray = CrossRay { cells: [0; 3], len: 0 };
                     let mut c = a;
                     while let Some(next) = c.offset(d, L) {
                         between[a.index() * n + next.index()] = seen;
                         seen.insert(next);
                         empty_slide[g as usize][a.index()].insert(next);
-                        if !g.in_plane() {
-                            #[allow(clippy::cast_possible_truncation)]
-                            {
-                                ray.cells[ray.len as usize] = next.index() as u8;
-                            }
-                            ray.len += 1;
-                        }
                         c = next;
-                    }
-                    if ray.len > 0 {
-                        cross.push(ray);
-                    }
-                }
-                if !g.in_plane() {
-                    #[allow(clippy::cast_possible_truncation)]
-                    {
-                        cross_index[a.index() * 3 + g as usize - 2] = (start as u16, cross.len() as u16);
                     }
                 }
             }
         }
-        Rays { between, empty_slide, cross, cross_index, rook: rook_magics(), bishop: bishop_magics() }
+        let mut ring = [[0u64; 64]; 9];
+        for g in [DirGroup::Vertical, DirGroup::OrthoSlant, DirGroup::Triagonal] {
+            for k in 1..=3i8 {
+                for sq in 0..64i8 {
+                    for d in g.dirs().iter().filter(|d| d.dl == 1) {
+                        let (f, r) = (sq % 8 + k * d.df, sq / 8 + k * d.dr);
+                        if (0..8).contains(&f) && (0..8).contains(&r) {
+                            ring[(g as usize - 2) * 3 + k as usize - 1][sq as usize] |= 1 << (r * 8 + f);
+                        }
+                    }
+                }
+            }
+        }
+        Rays { between, empty_slide, ring, rook: rook_magics(), bishop: bishop_magics() }
     }
 
     /// Cells strictly between `a` and `b` on their common line; empty if they share none.
@@ -130,26 +116,54 @@ impl<const L: usize> Rays<L> {
         r
     }
 
-    /// The part of [`Rays::slides`] that leaves the level.
+    /// The part of [`Rays::slides`] that leaves the level. Level by level away from `c`, up and
+    /// then down: the group's cells `k` levels away, less those behind a piece nearer on the same
+    /// ray (a ray is known by its plane direction; pieces met on the way are few).
     #[must_use]
     pub fn cross_slides(&self, c: Cell, gs: GroupSet, occ: Bitboard<L>) -> Bitboard<L> {
-        // Word by word in memory: the set is read back once, not per cell.
-        let mut r = [0u64; L];
-        for g in [DirGroup::Vertical, DirGroup::OrthoSlant, DirGroup::Triagonal] {
-            if gs.has(g) {
-                let (s, e) = self.cross_index[c.index() * 3 + g as usize - 2];
-                for ray in &self.cross[s as usize..e as usize] {
-                    for &i in &ray.cells[..ray.len as usize] {
-                        let cell = Cell::from_index(i as usize);
-                        r[cell.level()] |= 1 << cell.plane();
-                        if occ.has(cell) {
-                            break;
-                        }
+        let (l, sq) = (c.level(), c.plane());
+        #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+        let (f0, r0) = ((sq % 8) as i32, (sq / 8) as i32);
+        let groups = [DirGroup::Vertical, DirGroup::OrthoSlant, DirGroup::Triagonal].map(|g| gs.has(g));
+        let mut out = [0u64; L];
+        for up in [true, false] {
+            // Blocked plane directions (df, dr), as bit (dr + 1) * 3 + df + 1.
+            let mut blocked = 0u32;
+            for k in 1..L {
+                let level = if up { l + k } else { l.wrapping_sub(k) };
+                if level >= L {
+                    break;
+                }
+                let mut reach = 0;
+                for (g, &on) in groups.iter().enumerate() {
+                    if on {
+                        reach |= self.ring[g * 3 + k - 1][sq];
                     }
+                }
+                #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+                let ki = k as i32;
+                let mut b = blocked;
+                while b != 0 {
+                    #[allow(clippy::cast_possible_wrap)]
+                    let d = b.trailing_zeros() as i32;
+                    b &= b - 1;
+                    let (f, r) = (f0 + ki * (d % 3 - 1), r0 + ki * (d / 3 - 1));
+                    if (0..8).contains(&f) && (0..8).contains(&r) {
+                        reach &= !(1u64 << (r * 8 + f));
+                    }
+                }
+                out[level] = reach;
+                let mut hit = reach & occ.word(level);
+                while hit != 0 {
+                    #[allow(clippy::cast_possible_wrap)]
+                    let x = hit.trailing_zeros() as i32;
+                    hit &= hit - 1;
+                    let (df, dr) = ((x % 8 - f0) / ki, (x / 8 - r0) / ki);
+                    blocked |= 1 << ((dr + 1) * 3 + df + 1);
                 }
             }
         }
-        Bitboard(r)
+        Bitboard(out)
     }
 }
 
@@ -181,19 +195,30 @@ mod tests {
 
     #[test]
     fn slides_equal_walks() {
-        let rays = Rays::<3>::new();
+        slides_equal_walks_on::<1>();
+        slides_equal_walks_on::<2>();
+        slides_equal_walks_on::<3>();
+        slides_equal_walks_on::<4>();
+    }
+
+    fn slides_equal_walks_on<const L: usize>() {
+        let rays = Rays::<L>::new();
         let mut x = 0x0123_4567_89AB_CDEFu64;
-        for _ in 0..200 {
-            let mut occ = Bitboard::<3>::EMPTY;
+        for round in 0..200 {
+            let mut occ = Bitboard::<L>::EMPTY;
             for w in &mut occ.0 {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
+                // Dense (about a quarter of the cells) and sparse (about a sixteenth) boards.
                 *w = x & x.rotate_left(17);
+                if round % 2 == 1 {
+                    *w &= x.rotate_left(29) & x.rotate_left(41);
+                }
             }
-            for i in (0..192).step_by(7) {
+            for i in (0..64 * L).step_by(5) {
                 let c = Cell::from_index(i);
-                for gs in [GroupSet::ROOK, GroupSet::BISHOP, GroupSet::ALL, GroupSet(4), GroupSet(8)] {
+                for gs in (0..32).map(GroupSet) {
                     assert_eq!(rays.slides(c, gs, occ), walk(c, gs, occ), "cell {c} groups {gs:?}");
                 }
             }
