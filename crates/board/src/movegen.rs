@@ -9,7 +9,10 @@ use stackchess_geometry::{Bitboard, Cell};
 
 impl<const L: usize> Board<L> {
     /// Cells a non-pawn `role` on `c` attacks by a normal move, given occupancy.
-    #[allow(clippy::inline_always, reason = "returned through memory, its result costs a stalled load (Air Attack perft)")]
+    #[allow(
+        clippy::inline_always,
+        reason = "returned through memory, its result costs a stalled load (Air Attack perft)"
+    )]
     #[inline(always)]
     pub(crate) fn piece_attacks(&self, role: Role, c: Cell, occ: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
