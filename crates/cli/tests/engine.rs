@@ -307,6 +307,25 @@ fn bench_signature_is_reproducible() {
 }
 
 #[test]
+fn bench_signatures_are_those_the_search_has_always_had() {
+    // `bench --depth 4` node totals per variant as the build of 9bebdd1 printed them (before the
+    // one-board redesign and the speed work since): the search still visits the same tree. A change
+    // of search behaviour updates these, with its reason in the commit.
+    for (variant, nodes) in [("fide", 18_323u64), ("malka", 49_439), ("traditional", 50_461), ("air-attack", 101_356)] {
+        let out = stackchess()
+            .args(["bench", "--only", variant, "--depth", "4"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        let total = text.lines().last().unwrap().split_whitespace().nth(2).unwrap().parse::<u64>().unwrap();
+        assert_eq!(total, nodes, "{variant}: {text}");
+    }
+}
+
+#[test]
 fn huge_go_numbers_search_as_deep_as_the_engine_goes() {
     // Depths and mate lengths beyond u32 are "without end" (the search caps them), not errors.
     let lines = answers(

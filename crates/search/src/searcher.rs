@@ -192,18 +192,25 @@ struct Scored {
 /// The `gain` of a move that neither captures nor promotes.
 const QUIET: i32 = i32::MIN;
 
-/// Appends the legal moves of `pos` to `out` (the list lives only in this frame).
-#[inline(never)]
+/// Appends the legal moves of `pos` to `out`.
 fn generate<P: Position>(pos: &P, out: &mut Vec<Scored>) {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    out.extend(list.iter().map(|&m| Scored { m, score: 0, gain: QUIET }));
+    generate_some(pos, out, false);
 }
 
-/// [`generate`]'s captures and promotions.
+/// Appends the legal moves of `pos` that capture or promote to `out`.
 fn generate_captures<P: Position>(pos: &P, out: &mut Vec<Scored>) {
+    generate_some(pos, out, true);
+}
+
+/// [`generate`] or [`generate_captures`], with the list in its own frame (not the search's).
+#[inline(never)]
+fn generate_some<P: Position>(pos: &P, out: &mut Vec<Scored>, captures: bool) {
     let mut list = MoveList::new();
-    pos.legal_captures(&mut list);
+    if captures {
+        pos.legal_captures(&mut list);
+    } else {
+        pos.legal_moves(&mut list);
+    }
     out.extend(list.iter().map(|&m| Scored { m, score: 0, gain: QUIET }));
 }
 
