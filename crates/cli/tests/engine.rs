@@ -51,6 +51,11 @@ fn engine_stops_an_infinite_search_on_request() {
 
 /// The whole output of a script sent at once (the reader then has every line before the first
 /// answer is written: the order of the answers is the engine's doing alone).
+/// What a successful run of stackchess with `args` prints.
+fn stdout_of(args: &[&str]) -> String {
+    String::from_utf8(stackchess().args(args).assert().success().get_output().stdout.clone()).unwrap()
+}
+
 fn answers(args: &[&str], script: &str) -> Vec<String> {
     let out = stackchess().args(args).write_stdin(script).assert().success().get_output().stdout.clone();
     String::from_utf8(out).unwrap().lines().map(str::to_owned).collect()
@@ -255,14 +260,7 @@ fn threads_search_in_parallel() {
 
 #[test]
 fn analyse_prints_iterations_then_the_move() {
-    let out = stackchess()
-        .args(["analyse", "--variant", "malka", "--depth", "3", "--param", "tempo=0"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(&["analyse", "--variant", "malka", "--depth", "3", "--param", "tempo=0"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
     assert!(lines[0].starts_with("depth 1 seldepth ") && lines[0].contains(" pv "), "{text}");
@@ -287,23 +285,18 @@ fn analyse_reports_several_lines_and_mate_searches() {
     stackchess().args(["analyse", "--multipv", "0", "--depth", "1"]).assert().failure();
 }
 
+/// The node total (the signature) `bench --only VARIANT --depth DEPTH` prints.
+fn bench_total(variant: &str, depth: &str) -> u64 {
+    let text = stdout_of(&["bench", "--only", variant, "--depth", depth]);
+    let total = text.lines().last().unwrap().split_whitespace().nth(2).unwrap();
+    total.parse().unwrap_or_else(|_| panic!("no node total in {text}"))
+}
+
 #[test]
 fn bench_signature_is_reproducible() {
-    let run = || {
-        let out = stackchess()
-            .args(["bench", "--only", "fide", "--depth", "5"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let text = String::from_utf8(out).unwrap();
-        let total = text.lines().last().unwrap().split_whitespace().nth(2).unwrap().to_owned();
-        total.parse::<u64>().unwrap()
-    };
-    let a = run();
+    let a = bench_total("fide", "5");
     assert!(a > 0);
-    assert_eq!(a, run());
+    assert_eq!(a, bench_total("fide", "5"));
 }
 
 #[test]
@@ -312,16 +305,7 @@ fn bench_signatures_are_those_the_search_has_always_had() {
     // one-board redesign and the speed work since): the search still visits the same tree. A change
     // of search behaviour updates these, with its reason in the commit.
     for (variant, nodes) in [("fide", 18_323u64), ("malka", 49_439), ("traditional", 50_461), ("air-attack", 101_356)] {
-        let out = stackchess()
-            .args(["bench", "--only", variant, "--depth", "4"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let text = String::from_utf8(out).unwrap();
-        let total = text.lines().last().unwrap().split_whitespace().nth(2).unwrap().parse::<u64>().unwrap();
-        assert_eq!(total, nodes, "{variant}: {text}");
+        assert_eq!(bench_total(variant, "4"), nodes, "{variant}");
     }
 }
 
