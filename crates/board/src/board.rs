@@ -258,7 +258,8 @@ impl<const L: usize> Position for Board<L> {
                 }
             }
             kind => {
-                if let Some(r) = self.role_at(m.to()) {
+                if self.placed.by_color[them.index()].has(m.to()) {
+                    let r = self.role_at(m.to()).unwrap_or(Role::Pawn);
                     self.take(m.to(), Piece { color: them, role: r });
                     reset_clock = true;
                 }

@@ -204,8 +204,9 @@ impl<const L: usize> Board<L> {
         r
     }
 
-    /// Generates the legal moves into `sink`, testing the king's safety where needed.
-    pub(crate) fn generate_general<S: Sink<L>>(&self, sink: &mut S) {
+    /// Generates the legal moves into `sink`, testing the king's safety where needed; `PLANAR` as
+    /// for [`Board::piece_attacks`].
+    pub(crate) fn generate_general<S: Sink<L>, const PLANAR: bool>(&self, sink: &mut S) {
         let us = self.turn;
         let them = us.other();
         let occ = self.occupied();
@@ -218,16 +219,16 @@ impl<const L: usize> Board<L> {
         let want = sink.wanted();
         let g = General { king, them, occ, theirs, exposed, evade, want };
 
-        let kt = self.piece_attacks(Role::King, king, occ).without(ours) & want;
+        let kt = self.piece_attacks::<PLANAR>(Role::King, king, occ).without(ours) & want;
         let kt = self.keep_safe(king, kt, king, them, occ, theirs, None);
         self.emit_with_transfers(sink, Role::King, king, kt, true, &g);
         if !in_check {
-            self.castles(king, sink);
+            self.castles(king, sink, |c| self.is_attacked(c, them, occ), |c, o| self.is_attacked(c, them, o));
         }
         let risky = if in_check { ours } else { self.risky(king, them, occ, ours, theirs) };
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             self.pieces(us, role).for_each(|from| {
-                let tg = self.piece_attacks(role, from, occ).without(ours) & want;
+                let tg = self.piece_attacks::<PLANAR>(role, from, occ).without(ours) & want;
                 let tg = self.safe(from, tg, risky.has(from), &g);
                 self.emit_with_transfers(sink, role, from, tg, risky.has(from), &g);
             });

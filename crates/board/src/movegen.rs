@@ -8,13 +8,15 @@ use stackchess_core::{Color, Move, MoveKind, Position, Role};
 use stackchess_geometry::{Bitboard, Cell};
 
 impl<const L: usize> Board<L> {
-    /// Cells a non-pawn `role` on `c` attacks by a normal move, given occupancy.
+    /// Cells a non-pawn `role` on `c` attacks by a normal move, given occupancy. `PLANAR` says the
+    /// tables are [`crate::Tables`]'s `planar` (compiled apart: the code for the other moves then
+    /// costs nothing).
     #[allow(
         clippy::inline_always,
         reason = "returned through memory, its result costs a stalled load (Air Attack perft)"
     )]
     #[inline(always)]
-    pub(crate) fn piece_attacks(&self, role: Role, c: Cell, occ: Bitboard<L>) -> Bitboard<L> {
+    pub(crate) fn piece_attacks<const PLANAR: bool>(&self, role: Role, c: Cell, occ: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
         let i = role.index();
         let bit = 1u8 << i;
@@ -30,6 +32,10 @@ impl<const L: usize> Board<L> {
                 w |= t.rays.bishop_plane(sq, occ_l);
             }
             a |= Bitboard::on_level(l, w);
+        }
+        debug_assert!(!PLANAR || t.planar);
+        if PLANAR {
+            return a;
         }
         if !t.cross_lines[i].is_empty() {
             a |= t.rays.cross_slides(c, t.cross_lines[i], occ);
@@ -75,15 +81,24 @@ impl<const L: usize> Board<L> {
         false
     }
 
-    /// The pieces of `theirs` (pieces of `by`) that attack `c` by normal moves, given occupancy;
-    /// with `ANY`, stops at the first one found (then only emptiness is meaningful). With
-    /// `LINES_ONLY` (and `ANY`), only slides are looked at.
+    /// The pieces of `theirs` that slide within a level: orthogonally, diagonally.
     #[inline]
-    fn attacks_to<const ANY: bool, const LINES_ONLY: bool>(
+    pub(crate) fn plane_sliders(&self, theirs: Bitboard<L>) -> PlaneSliders<L> {
+        let t = self.t;
+        PlaneSliders { ortho: self.of_roles(t.ortho_roles) & theirs, diag: self.of_roles(t.diag_roles) & theirs }
+    }
+
+    /// The pieces of `theirs` (pieces of `by`, whose planar sliders are `sl`) that attack `c` by
+    /// normal moves, given occupancy; with `ANY`, stops at the first one found (then only
+    /// emptiness is meaningful). With `LINES_ONLY` (and `ANY`), only slides are looked at.
+    /// `PLANAR` as for [`Board::piece_attacks`].
+    #[inline]
+    fn attacks_to<const ANY: bool, const LINES_ONLY: bool, const PLANAR: bool>(
         &self,
         c: Cell,
         by: Color,
         theirs: Bitboard<L>,
+        sl: PlaneSliders<L>,
         occ: Bitboard<L>,
     ) -> Bitboard<L> {
         let t = self.t;
@@ -105,20 +120,20 @@ impl<const L: usize> Board<L> {
         let (l, sq) = (c.level(), c.plane());
         let occ_l = occ.word(l);
         let mut w = 0;
-        if t.ortho_roles != 0 {
-            let s = (self.of_roles(t.ortho_roles) & theirs).word(l);
-            if s != 0 {
-                w |= t.rays.rook_plane(sq, occ_l) & s;
-            }
+        let s = sl.ortho.word(l);
+        if s != 0 {
+            w |= t.rays.rook_plane(sq, occ_l) & s;
         }
-        if t.diag_roles != 0 {
-            let s = (self.of_roles(t.diag_roles) & theirs).word(l);
-            if s != 0 {
-                w |= t.rays.bishop_plane(sq, occ_l) & s;
-            }
+        let s = sl.diag.word(l);
+        if s != 0 {
+            w |= t.rays.bishop_plane(sq, occ_l) & s;
         }
         a |= Bitboard::on_level(l, w);
         if ANY && !a.is_empty() {
+            return a;
+        }
+        debug_assert!(!PLANAR || t.planar);
+        if PLANAR {
             return a;
         }
         for class in &t.slide_classes {
@@ -161,13 +176,25 @@ impl<const L: usize> Board<L> {
 
     /// The pieces of `by` that attack `c` by normal moves, given occupancy.
     pub(crate) fn attackers(&self, c: Cell, by: Color, occ: Bitboard<L>) -> Bitboard<L> {
-        self.attacks_to::<false, false>(c, by, self.placed.by_color[by.index()], occ)
+        let theirs = self.placed.by_color[by.index()];
+        let sl = self.plane_sliders(theirs);
+        if self.t.planar {
+            self.attacks_to::<false, false, true>(c, by, theirs, sl, occ)
+        } else {
+            self.attacks_to::<false, false, false>(c, by, theirs, sl, occ)
+        }
     }
 
     /// Whether the pieces `theirs` (pieces of `by`) attack `c` by a normal move, given occupancy.
     #[inline]
     pub(crate) fn attacked_normally(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> bool {
-        !self.attacks_to::<true, false>(c, by, theirs, occ).is_empty()
+        let sl = self.plane_sliders(theirs);
+        let a = if self.t.planar {
+            self.attacks_to::<true, false, true>(c, by, theirs, sl, occ)
+        } else {
+            self.attacks_to::<true, false, false>(c, by, theirs, sl, occ)
+        };
+        !a.is_empty()
     }
 
     /// Whether `by` attacks `c` (by a normal move, or a transfer where the rules have them), given
@@ -182,7 +209,7 @@ impl<const L: usize> Board<L> {
     }
 
     /// Pinned pieces of the side to move, and for each its pinner.
-    fn pins(&self, king: Cell, us: Color) -> (Bitboard<L>, [(Cell, Cell); 16], usize) {
+    fn pins(&self, king: Cell, us: Color, sl: PlaneSliders<L>) -> (Bitboard<L>, [(Cell, Cell); 16], usize) {
         let t = self.t;
         let them = self.placed.by_color[us.other().index()];
         let occ = self.occupied();
@@ -190,13 +217,7 @@ impl<const L: usize> Board<L> {
         let mut pairs = [(king, king); 16];
         let mut n = 0;
         let (l, sq) = (king.level(), king.plane());
-        let mut w = 0;
-        if t.ortho_roles != 0 {
-            w |= t.rays.rook_plane(sq, 0) & (self.of_roles(t.ortho_roles) & them).word(l);
-        }
-        if t.diag_roles != 0 {
-            w |= t.rays.bishop_plane(sq, 0) & (self.of_roles(t.diag_roles) & them).word(l);
-        }
+        let w = t.rays.rook_plane(sq, 0) & sl.ortho.word(l) | t.rays.bishop_plane(sq, 0) & sl.diag.word(l);
         let mut snipers = Bitboard::on_level(l, w);
         for class in &t.slide_classes {
             snipers |= class.empty[king] & self.of_roles(class.roles) & them;
@@ -220,27 +241,53 @@ impl<const L: usize> Board<L> {
     /// Generates the legal moves into `sink`.
     pub(crate) fn generate<S: Sink<L>>(&self, sink: &mut S) {
         if self.t.general {
-            self.generate_general(sink);
-            return;
+            if self.t.planar {
+                self.generate_general::<S, true>(sink);
+            } else {
+                self.generate_general_apart(sink);
+            }
+        } else if self.t.planar {
+            self.generate_lines::<S, true>(sink);
+        } else {
+            self.generate_lines_apart(sink);
         }
+    }
+
+    /// [`Board::generate_general`] for the rule sets that are not planar, kept out of the callers.
+    #[inline(never)]
+    fn generate_general_apart<S: Sink<L>>(&self, sink: &mut S) {
+        self.generate_general::<S, false>(sink);
+    }
+
+    /// [`Board::generate_lines`] for the rule sets that are not planar, kept out of the callers.
+    #[inline(never)]
+    fn generate_lines_apart<S: Sink<L>>(&self, sink: &mut S) {
+        self.generate_lines::<S, false>(sink);
+    }
+
+    /// Generates the legal moves into `sink` where every attack runs along a line; `PLANAR` as
+    /// for [`Board::piece_attacks`].
+    fn generate_lines<S: Sink<L>, const PLANAR: bool>(&self, sink: &mut S) {
         let t = self.t;
         let us = self.turn;
         let them = us.other();
         let occ = self.occupied();
         let ours = self.placed.by_color[us.index()];
         let king = self.king(us);
-        let checkers = self.attackers(king, them, occ);
+        let theirs = self.placed.by_color[them.index()];
+        let sl = self.plane_sliders(theirs);
+        let checkers = self.attacks_to::<false, false, PLANAR>(king, them, theirs, sl, occ);
 
         // King moves: to cells not attacked once the king has left its own.
         let want = sink.wanted();
         let no_king = occ.without(Bitboard::from_cell(king));
-        let mut kt = self.piece_attacks(Role::King, king, occ).without(ours) & want;
+        let tried = self.piece_attacks::<PLANAR>(Role::King, king, occ).without(ours) & want;
+        let mut kt = tried;
         if !kt.is_empty() {
             // Steps and pawn captures attack regardless of occupancy: one set for all targets.
             kt = kt.without(self.step_attacks(them));
-            let theirs = self.placed.by_color[them.index()];
             kt.for_each(|c| {
-                if !self.attacks_to::<true, true>(c, them, theirs, no_king).is_empty() {
+                if !self.attacks_to::<true, true, PLANAR>(c, them, theirs, sl, no_king).is_empty() {
                     kt.remove(c);
                 }
             });
@@ -252,10 +299,14 @@ impl<const L: usize> Board<L> {
         let mask = if let Some(ch) = checkers.first() {
             (t.rays.between(king, ch) | checkers) & want
         } else {
-            self.castles(king, sink);
+            let attacked =
+                |c: Cell, o: Bitboard<L>| !self.attacks_to::<true, false, PLANAR>(c, them, theirs, sl, o).is_empty();
+            // Not in check, a king target is attacked exactly when it is with the king on its
+            // cell: a line through the king's cell to it would check the king first.
+            self.castles(king, sink, |c| if tried.has(c) { !kt.has(c) } else { attacked(c, occ) }, attacked);
             want.without(ours)
         };
-        let (pinned, pairs, npins) = self.pins(king, us);
+        let (pinned, pairs, npins) = self.pins(king, us, sl);
         // A pinned piece stays on the line between the king and its pinner, or takes the pinner.
         let pin_mask = |c: Cell| -> Bitboard<L> {
             pairs[..npins]
@@ -271,7 +322,7 @@ impl<const L: usize> Board<L> {
         };
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             (self.pieces(us, role) & movers).for_each(|from| {
-                let mut targets = self.piece_attacks(role, from, occ).without(ours) & mask;
+                let mut targets = self.piece_attacks::<PLANAR>(role, from, occ).without(ours) & mask;
                 if pinned.has(from) {
                     targets &= pin_mask(from);
                 }
@@ -303,8 +354,15 @@ impl<const L: usize> Board<L> {
     }
 
     /// Castling: the king not in check (the caller's test), the cells between king and rook empty,
-    /// the crossed cell not attacked now, the king not attacked after.
-    pub(crate) fn castles<S: Sink<L>>(&self, king: Cell, sink: &mut S) {
+    /// the crossed cell not attacked now (`crossed_attacked`), the king not attacked after
+    /// (`attacked`, given the occupancy after; where attacks are lines).
+    pub(crate) fn castles<S: Sink<L>>(
+        &self,
+        king: Cell,
+        sink: &mut S,
+        crossed_attacked: impl Fn(Cell) -> bool,
+        attacked: impl Fn(Cell, Bitboard<L>) -> bool,
+    ) {
         let us = self.turn;
         let occ = self.occupied();
         for long in [false, true] {
@@ -315,7 +373,7 @@ impl<const L: usize> Board<L> {
             if cm.king_from != king
                 || !sink.wanted().has(cm.king_to)
                 || cm.empty.intersects(occ)
-                || self.is_attacked(cm.cross, us.other(), occ)
+                || crossed_attacked(cm.cross)
             {
                 continue;
             }
@@ -329,11 +387,18 @@ impl<const L: usize> Board<L> {
             // The king must not be attacked once king and rook stand on their new cells.
             let moved: Bitboard<L> = [cm.king_from, cm.king_to, cm.rook_from, cm.rook_to].into_iter().collect();
             let after = (occ.without(moved)) | Bitboard::from_cell(cm.king_to) | Bitboard::from_cell(cm.rook_to);
-            if !self.is_attacked(cm.king_to, us.other(), after) {
+            if !attacked(cm.king_to, after) {
                 sink.one(m);
             }
         }
     }
+}
+
+/// The pieces of one side that slide within a level, by direction.
+#[derive(Clone, Copy)]
+pub(crate) struct PlaneSliders<const L: usize> {
+    ortho: Bitboard<L>,
+    diag: Bitboard<L>,
 }
 
 /// The cells a rider on `c` reaches along `d`, at most `range` vectors, through empty cells.
