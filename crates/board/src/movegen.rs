@@ -81,11 +81,31 @@ impl<const L: usize> Board<L> {
         false
     }
 
-    /// The pieces of `theirs` that slide within a level: orthogonally, diagonally.
+    /// The pieces of `theirs` by how they slide.
     #[inline]
-    pub(crate) fn plane_sliders(&self, theirs: Bitboard<L>) -> PlaneSliders<L> {
+    pub(crate) fn sliders(&self, theirs: Bitboard<L>) -> Sliders<L> {
         let t = self.t;
-        PlaneSliders { ortho: self.of_roles(t.ortho_roles) & theirs, diag: self.of_roles(t.diag_roles) & theirs }
+        let mut classes = [Bitboard::EMPTY; CLASSES];
+        for (k, class) in t.slide_classes.iter().take(CLASSES).enumerate() {
+            classes[k] = self.of_roles(class.roles) & theirs;
+        }
+        Sliders {
+            ortho: self.of_roles(t.ortho_roles) & theirs,
+            diag: self.of_roles(t.diag_roles) & theirs,
+            classes,
+            theirs,
+        }
+    }
+
+    /// The pieces of slide class `k` (of the tables' `slide_classes`, whose roles are `roles`)
+    /// among those `sl` was made of.
+    #[inline]
+    fn class_sliders(&self, sl: &Sliders<L>, k: usize, roles: u8) -> Bitboard<L> {
+        if k < CLASSES {
+            sl.classes[k]
+        } else {
+            self.of_roles(roles) & sl.theirs
+        }
     }
 
     /// The pieces of `theirs` (pieces of `by`, whose planar sliders are `sl`) that attack `c` by
@@ -98,7 +118,7 @@ impl<const L: usize> Board<L> {
         c: Cell,
         by: Color,
         theirs: Bitboard<L>,
-        sl: PlaneSliders<L>,
+        sl: &Sliders<L>,
         occ: Bitboard<L>,
     ) -> Bitboard<L> {
         let t = self.t;
@@ -136,8 +156,8 @@ impl<const L: usize> Board<L> {
         if PLANAR {
             return a;
         }
-        for class in &t.slide_classes {
-            let s = self.of_roles(class.roles) & theirs & class.empty[c];
+        for (k, class) in t.slide_classes.iter().enumerate() {
+            let s = self.class_sliders(sl, k, class.roles) & class.empty[c];
             if !s.is_empty() {
                 a |= t.rays.slides(c, class.groups, occ) & s;
                 if ANY && !a.is_empty() {
@@ -177,7 +197,7 @@ impl<const L: usize> Board<L> {
     /// The pieces of `by` that attack `c` by normal moves, given occupancy.
     pub(crate) fn attackers(&self, c: Cell, by: Color, occ: Bitboard<L>) -> Bitboard<L> {
         let theirs = self.placed.by_color[by.index()];
-        let sl = self.plane_sliders(theirs);
+        let sl = &self.sliders(theirs);
         if self.t.planar {
             self.attacks_to::<false, false, true>(c, by, theirs, sl, occ)
         } else {
@@ -188,7 +208,7 @@ impl<const L: usize> Board<L> {
     /// Whether the pieces `theirs` (pieces of `by`) attack `c` by a normal move, given occupancy.
     #[inline]
     pub(crate) fn attacked_normally(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> bool {
-        let sl = self.plane_sliders(theirs);
+        let sl = &self.sliders(theirs);
         let a = if self.t.planar {
             self.attacks_to::<true, false, true>(c, by, theirs, sl, occ)
         } else {
@@ -209,9 +229,8 @@ impl<const L: usize> Board<L> {
     }
 
     /// Pinned pieces of the side to move, and for each its pinner.
-    fn pins(&self, king: Cell, us: Color, sl: PlaneSliders<L>) -> (Bitboard<L>, [(Cell, Cell); 16], usize) {
+    fn pins(&self, king: Cell, us: Color, sl: &Sliders<L>) -> (Bitboard<L>, [(Cell, Cell); 16], usize) {
         let t = self.t;
-        let them = self.placed.by_color[us.other().index()];
         let occ = self.occupied();
         let mut pinned = Bitboard::EMPTY;
         let mut pairs = [(king, king); 16];
@@ -219,8 +238,8 @@ impl<const L: usize> Board<L> {
         let (l, sq) = (king.level(), king.plane());
         let w = t.rays.rook_plane(sq, 0) & sl.ortho.word(l) | t.rays.bishop_plane(sq, 0) & sl.diag.word(l);
         let mut snipers = Bitboard::on_level(l, w);
-        for class in &t.slide_classes {
-            snipers |= class.empty[king] & self.of_roles(class.roles) & them;
+        for (k, class) in t.slide_classes.iter().enumerate() {
+            snipers |= class.empty[king] & self.class_sliders(sl, k, class.roles);
         }
         let ours = self.placed.by_color[us.index()];
         snipers.for_each(|s| {
@@ -275,7 +294,7 @@ impl<const L: usize> Board<L> {
         let ours = self.placed.by_color[us.index()];
         let king = self.king(us);
         let theirs = self.placed.by_color[them.index()];
-        let sl = self.plane_sliders(theirs);
+        let sl = &self.sliders(theirs);
         let checkers = self.attacks_to::<false, false, PLANAR>(king, them, theirs, sl, occ);
 
         // King moves: to cells not attacked once the king has left its own.
@@ -394,11 +413,17 @@ impl<const L: usize> Board<L> {
     }
 }
 
-/// The pieces of one side that slide within a level, by direction.
-#[derive(Clone, Copy)]
-pub(crate) struct PlaneSliders<const L: usize> {
+/// The slide classes whose pieces [`Sliders`] holds (the others are found when asked).
+const CLASSES: usize = 4;
+
+/// The pieces of one side by how they slide, found once for the many attack tests of one
+/// generation: within a level orthogonally and diagonally, and by slide class.
+pub(crate) struct Sliders<const L: usize> {
     ortho: Bitboard<L>,
     diag: Bitboard<L>,
+    classes: [Bitboard<L>; CLASSES],
+    /// The pieces these were taken from.
+    theirs: Bitboard<L>,
 }
 
 /// The cells a rider on `c` reaches along `d`, at most `range` vectors, through empty cells.

@@ -158,7 +158,9 @@ impl<const L: usize> Rays<L> {
                     #[allow(clippy::cast_possible_wrap)]
                     let x = hit.trailing_zeros() as i32;
                     hit &= hit - 1;
-                    let (df, dr) = ((x % 8 - f0) / ki, (x / 8 - r0) / ki);
+                    // On the ring `k` levels away each plane offset is 0 or ±k: its sign is the
+                    // ray's direction (no division).
+                    let (df, dr) = ((x % 8 - f0).signum(), (x / 8 - r0).signum());
                     blocked |= 1 << ((dr + 1) * 3 + df + 1);
                 }
             }
