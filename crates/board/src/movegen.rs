@@ -81,6 +81,21 @@ impl<const L: usize> Board<L> {
         false
     }
 
+    /// The pawns and range-1 pieces of `theirs` (pieces of `by`) that attack `c`.
+    #[inline]
+    fn steps_to(&self, c: Cell, by: Color, theirs: Bitboard<L>) -> Bitboard<L> {
+        let t = self.t;
+        let role = |r: usize| self.placed.by_role[r] & theirs;
+        let mut a = t.pawn_attackers[by.index()][c] & role(Role::Pawn.index());
+        let mut leap = t.leap_roles;
+        while leap != 0 {
+            let r = leap.trailing_zeros() as usize;
+            leap &= leap - 1;
+            a |= t.leaps[r][c] & role(r);
+        }
+        a
+    }
+
     /// The pieces of `theirs` by how they slide.
     #[inline]
     pub(crate) fn sliders(&self, theirs: Bitboard<L>) -> Sliders<L> {
@@ -129,13 +144,7 @@ impl<const L: usize> Board<L> {
                 return Bitboard::FULL;
             }
         } else {
-            a = t.pawn_attackers[by.index()][c] & role(Role::Pawn.index());
-            let mut leap = t.leap_roles;
-            while leap != 0 {
-                let r = leap.trailing_zeros() as usize;
-                leap &= leap - 1;
-                a |= t.leaps[r][c] & role(r);
-            }
+            a = self.steps_to(c, by, theirs);
         }
         let (l, sq) = (c.level(), c.plane());
         let occ_l = occ.word(l);
@@ -228,10 +237,19 @@ impl<const L: usize> Board<L> {
         self.attacked_normally(c, by, theirs, occ)
     }
 
-    /// Pinned pieces of the side to move, and for each its pinner.
-    fn pins(&self, king: Cell, us: Color, sl: &Sliders<L>) -> (Bitboard<L>, [(Cell, Cell); 16], usize) {
+    /// The pieces giving check to the king of the side to move on `king` (where every attack runs
+    /// along a line), its pinned pieces, and for each its pinner; `sl` holds the other side's
+    /// sliders. One pass over the sliders lined up with the king: none between is a check, one of
+    /// ours a pin.
+    fn checks_and_pins(
+        &self,
+        king: Cell,
+        us: Color,
+        sl: &Sliders<L>,
+    ) -> (Bitboard<L>, Bitboard<L>, [(Cell, Cell); 16], usize) {
         let t = self.t;
         let occ = self.occupied();
+        let mut checkers = self.steps_to(king, us.other(), sl.theirs);
         let mut pinned = Bitboard::EMPTY;
         let mut pairs = [(king, king); 16];
         let mut n = 0;
@@ -244,7 +262,9 @@ impl<const L: usize> Board<L> {
         let ours = self.placed.by_color[us.index()];
         snipers.for_each(|s| {
             let blockers = t.rays.between(king, s) & occ;
-            if !blockers.more_than_one() {
+            if blockers.is_empty() {
+                checkers.insert(s);
+            } else if !blockers.more_than_one() {
                 if let Some(b) = (blockers & ours).first() {
                     if n < pairs.len() {
                         pinned.insert(b);
@@ -254,7 +274,7 @@ impl<const L: usize> Board<L> {
                 }
             }
         });
-        (pinned, pairs, n)
+        (checkers, pinned, pairs, n)
     }
 
     /// Generates the legal moves into `sink`.
@@ -295,7 +315,7 @@ impl<const L: usize> Board<L> {
         let king = self.king(us);
         let theirs = self.placed.by_color[them.index()];
         let sl = &self.sliders(theirs);
-        let checkers = self.attacks_to::<false, false, PLANAR>(king, them, theirs, sl, occ);
+        let (checkers, pinned, pairs, npins) = self.checks_and_pins(king, us, sl);
 
         // King moves: to cells not attacked once the king has left its own.
         let want = sink.wanted();
@@ -325,7 +345,6 @@ impl<const L: usize> Board<L> {
             self.castles(king, sink, |c| if tried.has(c) { !kt.has(c) } else { attacked(c, occ) }, attacked);
             want.without(ours)
         };
-        let (pinned, pairs, npins) = self.pins(king, us, sl);
         // A pinned piece stays on the line between the king and its pinner, or takes the pinner.
         let pin_mask = |c: Cell| -> Bitboard<L> {
             pairs[..npins]
