@@ -323,10 +323,18 @@ impl<const L: usize> Board<L> {
         let tried = self.piece_attacks::<PLANAR>(Role::King, king, occ).without(ours) & want;
         let mut kt = tried;
         if !kt.is_empty() {
-            // Steps and pawn captures attack regardless of occupancy: one set for all targets.
-            kt = kt.without(self.step_attacks(them));
+            if !PLANAR {
+                // Targets on several levels are many: steps and pawn captures, which attack
+                // regardless of occupancy, are found once as a set for all of them.
+                kt = kt.without(self.step_attacks(them));
+            }
             kt.for_each(|c| {
-                if !self.attacks_to::<true, true, PLANAR>(c, them, theirs, sl, no_king).is_empty() {
+                let a = if PLANAR {
+                    self.attacks_to::<true, false, PLANAR>(c, them, theirs, sl, no_king)
+                } else {
+                    self.attacks_to::<true, true, PLANAR>(c, them, theirs, sl, no_king)
+                };
+                if !a.is_empty() {
                     kt.remove(c);
                 }
             });
