@@ -166,11 +166,15 @@ impl<const L: usize> Board<L> {
             return a;
         }
         for (k, class) in t.slide_classes.iter().enumerate() {
-            let s = self.class_sliders(sl, k, class.roles) & class.empty[c];
-            if !s.is_empty() {
-                a |= t.rays.slides(c, class.groups, occ) & s;
-                if ANY && !a.is_empty() {
-                    return a;
+            // A slider in reach on an empty board attacks `c` when nothing stands between.
+            let mut s = self.class_sliders(sl, k, class.roles) & class.empty[c];
+            while let Some(x) = s.first() {
+                s.remove(x);
+                if !t.rays.between(c, x).intersects(occ) {
+                    a.insert(x);
+                    if ANY {
+                        return a;
+                    }
                 }
             }
         }

@@ -25,11 +25,11 @@ pub(crate) struct Lines<const L: usize> {
     pub reach: CellTable<Bitboard<L>>,
 }
 
-/// Line groups a set of roles slides along with one range: the unit of attack lookups
-/// (Traditional: rook lines for R and Q, bishop lines for B and Q).
+/// Line groups a set of roles slides along with one range (beyond the full-range planar slides):
+/// the unit of attack tests, where a slider of the class in reach of a cell on an empty board
+/// attacks it when nothing stands between.
 #[derive(Debug)]
 pub(crate) struct SlideClass<const L: usize> {
-    pub groups: GroupSet,
     /// The roles, as a bit mask by [`Role::index`].
     pub roles: u8,
     /// Cells the class reaches from each cell on an empty board (within its range).
@@ -258,7 +258,6 @@ impl<const L: usize> Tables<L> {
         let slide_classes: Vec<SlideClass<L>> = merged
             .into_iter()
             .map(|(groups, range, roles)| SlideClass {
-                groups,
                 roles,
                 empty: CellTable::from_fn(n, |c| reach_within(&rays, c, groups, range)),
             })
