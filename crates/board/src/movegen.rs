@@ -5,7 +5,7 @@
 use crate::sink::Sink;
 use crate::Board;
 use stackchess_core::{Color, Move, MoveKind, Position, Role};
-use stackchess_geometry::{Bitboard, Cell};
+use stackchess_geometry::{Bitboard, Cell, GroupSet};
 
 impl<const L: usize> Board<L> {
     /// Cells a non-pawn `role` on `c` attacks by a normal move, given occupancy. `PLANAR` says the
@@ -257,9 +257,8 @@ impl<const L: usize> Board<L> {
         let mut pinned = Bitboard::EMPTY;
         let mut pairs = [(king, king); 16];
         let mut n = 0;
-        let (l, sq) = (king.level(), king.plane());
-        let w = t.rays.rook_plane(sq, 0) & sl.ortho.word(l) | t.rays.bishop_plane(sq, 0) & sl.diag.word(l);
-        let mut snipers = Bitboard::on_level(l, w);
+        let mut snipers = t.rays.empty_slides(king, GroupSet::ROOK_PLANE) & sl.ortho
+            | t.rays.empty_slides(king, GroupSet::BISHOP_PLANE) & sl.diag;
         for (k, class) in t.slide_classes.iter().enumerate() {
             snipers |= class.empty[king] & self.class_sliders(sl, k, class.roles);
         }
