@@ -10,6 +10,10 @@ use crate::Board;
 use stackchess_core::{Color, MoveKind, Role};
 use stackchess_geometry::{Bitboard, Cell, Dir};
 
+/// The number of the king's targets on one level from which they are tested against one map of
+/// the level's attacked cells rather than one by one.
+const LEVEL_MAP_MIN: u32 = 4;
+
 /// What the legality tests of one generation share.
 pub(crate) struct General<const L: usize> {
     king: Cell,
@@ -147,6 +151,61 @@ impl<const L: usize> Board<L> {
         found
     }
 
+    /// The cells of level `m` that the pieces `theirs` (pieces of `by`) attack by a normal move or
+    /// a transfer, given the occupancy `occ`: on each, what [`Board::attacked_general`] says
+    /// (for planar rules with transfers and without riders), found piece by piece with movement
+    /// read forwards.
+    fn attacked_on_level(&self, m: usize, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> u64 {
+        fn each(mut w: u64, mut f: impl FnMut(u32)) {
+            while w != 0 {
+                f(w.trailing_zeros());
+                w &= w - 1;
+            }
+        }
+        let t = self.t;
+        let Some(tr) = &t.transfer else { return 0 };
+        let p = &self.placed.by_role;
+        let occ_m = occ.0[m];
+        let on = |sq: u32| Cell::from_index(m * 64 + sq as usize);
+        let mut a = 0u64;
+        // Normal moves of the pieces on the level.
+        let th = theirs.0[m];
+        for r in Role::ALL {
+            each(p[r.index()].0[m] & th, |sq| {
+                a |= if r == Role::Pawn {
+                    t.pawn_captures[by.index()][on(sq)].0[m]
+                } else {
+                    self.piece_attacks::<true>(r, on(sq), occ).0[m]
+                };
+            });
+        }
+        // Transfers from the levels next to it: a capture on the transfer cell (any piece but a
+        // knight), or a move on from it.
+        let passable = if tr.capture_ends_move { !occ_m } else { !(th & occ_m) };
+        let knight_ok = if tr.knight_over_occupied { !0 } else { !occ_m };
+        let after = |i: usize, sq: u32| {
+            let sq = sq as usize;
+            let rook = if tr.orth_reach[i][sq] == 0 { 0 } else { t.rays.rook_plane(sq, occ_m) };
+            let bishop = if tr.diag_reach[i][sq] == 0 { 0 } else { t.rays.bishop_plane(sq, occ_m) };
+            tr.after(i, sq, rook, bishop, occ_m)
+        };
+        for_adjacent::<L>(m, |o| {
+            let theirs_o = theirs.0[o];
+            if theirs_o == 0 {
+                return;
+            }
+            let knights_o = p[Role::Knight.index()].0[o] & theirs_o;
+            a |= theirs_o & !knights_o;
+            let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.home_rank[by.index()].0[o];
+            each(home_o & passable, |sq| a |= t.pawn_captures[by.index()][on(sq)].0[m]);
+            each(knights_o & knight_ok, |sq| a |= after(Role::Knight.index(), sq));
+            for r in [Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+                each(p[r.index()].0[o] & theirs_o & passable, |sq| a |= after(r.index(), sq));
+            }
+        });
+        a
+    }
+
     /// Our pieces whose removal alone would expose our king (not the king itself).
     fn risky(&self, king: Cell, them: Color, occ: Bitboard<L>, ours: Bitboard<L>, theirs: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
@@ -194,7 +253,20 @@ impl<const L: usize> Board<L> {
         let lifted = occ.without(Bitboard::from_cell(from)).without(via);
         let theirs = theirs.without(via);
         let mut r = targets;
-        targets.for_each(|to| {
+        let mut one_by_one = targets;
+        if from == king && via.is_empty() && self.t.planar && self.t.transfer.as_ref().is_some_and(|tr| !tr.has_riders)
+        {
+            // The king's targets on one level, when many, against one map of that level's
+            // attacked cells: a target's own occupancy and the piece taken there change no
+            // attack on it.
+            for m in 0..L {
+                if targets.0[m].count_ones() >= LEVEL_MAP_MIN {
+                    r.0[m] &= !self.attacked_on_level(m, them, theirs, lifted);
+                    one_by_one.0[m] = 0;
+                }
+            }
+        }
+        one_by_one.for_each(|to| {
             let to_b = Bitboard::from_cell(to);
             let k = if from == king { to } else { king };
             if self.attacked_general(k, them, theirs.without(to_b), lifted | to_b) {
