@@ -322,11 +322,15 @@ pub fn estimate(
     }
 }
 
-/// Piece values of every variant in `rows` (settings pooled).
+/// Piece values of every variant in `rows` (settings pooled). The games are taken in the order of
+/// their ids, so that the bootstrap does not depend on the order they were written in (parallel
+/// self-play writes them as they finish).
 #[must_use]
 pub fn piece_values(rows: &[GameRow], opts: PieceOptions) -> Vec<PieceValues> {
     let mut by_variant: BTreeMap<&str, (Vec<GameSamples>, usize, Option<String>)> = BTreeMap::new();
-    for g in rows {
+    let mut ordered: Vec<&GameRow> = rows.iter().collect();
+    ordered.sort_by(|a, b| a.game_id.cmp(&b.game_id));
+    for g in ordered {
         let entry = by_variant.entry(&g.variant).or_default();
         match sample_game(g, opts) {
             Ok(s) => entry.0.push(s),

@@ -180,3 +180,16 @@ fn report_renders_in_headless_chromium() {
     // A blank page compresses to a few kilobytes; charts and tables make it much larger.
     assert!(png.len() > 50_000, "screenshot is only {} bytes", png.len());
 }
+
+#[test]
+fn piece_value_intervals_do_not_depend_on_the_order_games_were_written() {
+    // Parallel self-play writes games in the order they finish: the bootstrap must not see it.
+    let rows = basic().rows().unwrap();
+    let opts = PieceOptions { bootstrap: 20, skip_plies: 2, every: 1, ..Default::default() };
+    let forward = stackchess_analysis::pieces::piece_values(&rows, opts);
+    let mut reversed_rows = rows.clone();
+    reversed_rows.reverse();
+    let reversed = stackchess_analysis::pieces::piece_values(&reversed_rows, opts);
+    assert!(forward.iter().any(|v| v.resamples > 0), "no bootstrap to compare: {forward:?}");
+    assert_eq!(forward, reversed);
+}
