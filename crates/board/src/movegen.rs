@@ -250,12 +250,12 @@ impl<const L: usize> Board<L> {
         king: Cell,
         us: Color,
         sl: &Sliders<L>,
-    ) -> (Bitboard<L>, Bitboard<L>, [(Cell, Cell); 16], usize) {
+    ) -> (Bitboard<L>, Bitboard<L>, [(Cell, Cell); LINES], usize) {
         let t = self.t;
         let occ = self.occupied();
         let mut checkers = self.steps_to(king, us.other(), sl.theirs);
         let mut pinned = Bitboard::EMPTY;
-        let mut pairs = [(king, king); 16];
+        let mut pairs = [(king, king); LINES];
         let mut n = 0;
         let mut snipers = t.rays.empty_slides(king, GroupSet::ROOK_PLANE) & sl.ortho
             | t.rays.empty_slides(king, GroupSet::BISHOP_PLANE) & sl.diag;
@@ -269,6 +269,8 @@ impl<const L: usize> Board<L> {
                 checkers.insert(s);
             } else if !blockers.more_than_one() {
                 if let Some(b) = (blockers & ours).first() {
+                    // At most one pin a line, so the list holds them all (16 could overflow
+                    // on three levels: a pin past it was missed).
                     if n < pairs.len() {
                         pinned.insert(b);
                         pairs[n] = (b, s);
@@ -442,6 +444,10 @@ impl<const L: usize> Board<L> {
         }
     }
 }
+
+/// The lines through a cell (4 planar orthogonal, 4 planar diagonal, 2 vertical, 8 orthogonal
+/// slant, 8 triagonal directions): a king has at most this many pins.
+const LINES: usize = 26;
 
 /// The slide classes whose pieces [`Sliders`] holds (the others are found when asked).
 const CLASSES: usize = 4;

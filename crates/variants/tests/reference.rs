@@ -391,3 +391,17 @@ fn a_step_after_a_transfer_pins_the_piece_on_the_transfer_cell() {
     let rook: Vec<&String> = ours.iter().filter(|m| m.starts_with("2d6")).collect();
     assert_eq!(rook, ["2d61d6"], "the pinned rook's moves");
 }
+
+/// Seventeen pins at once: White's king on 1d4 has eight planar lines and nine upward lines two
+/// cells long, each with a White knight next to the king and a Black queen behind it. Every
+/// knight is pinned (a knight cannot stay on its line) and the king is boxed in: no legal move.
+/// The pin list once held sixteen, and the seventeenth knight (2e5) moved.
+#[test]
+fn seventeen_pins_are_all_pins() {
+    let lfen = "8/8/1q1q1q2/2NNN3/1qNKNq2/2NNN3/1q1q1q2/8|8/8/8/2NNN3/2NNN3/2NNN3/8/8|\
+                7k/8/1q1q1q2/8/1q1q1q2/8/1q1q1q2/8 w - - 0 1";
+    let reference = Reference::from_toml(Variant::builtin_rules("traditional").unwrap(), &builtin_text).unwrap();
+    let ours = Variant::Traditional.with(MovesAt(lfen));
+    assert_eq!(ours, reference.legal_moves(lfen).unwrap());
+    assert!(ours.is_empty(), "moves of pinned knights or a boxed king: {ours:?}");
+}
