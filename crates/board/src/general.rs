@@ -80,6 +80,16 @@ impl TransferTables {
 }
 
 impl<const L: usize> Board<L> {
+    /// [`TransferTables::after`] from square `sq` of a level with occupancy `occ`, making only the
+    /// rook and bishop lookups the role's movement after a transfer uses.
+    #[inline]
+    fn after_transfer(&self, tr: &TransferTables, i: usize, sq: usize, occ: u64) -> u64 {
+        let rays = &self.t.rays;
+        let rook = if tr.orth_reach[i][sq] == 0 { 0 } else { rays.rook_plane(sq, occ) };
+        let bishop = if tr.diag_reach[i][sq] == 0 { 0 } else { rays.bishop_plane(sq, occ) };
+        tr.after(i, sq, rook, bishop, occ)
+    }
+
     /// Whether the pieces `theirs` (pieces of `by`) attack `c` by a normal move or a transfer,
     /// given the occupancy `occ`.
     pub(crate) fn attacked_general(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> bool {
@@ -184,12 +194,7 @@ impl<const L: usize> Board<L> {
         // knight), or a move on from it.
         let passable = if tr.capture_ends_move { !occ_m } else { !(th & occ_m) };
         let knight_ok = if tr.knight_over_occupied { !0 } else { !occ_m };
-        let after = |i: usize, sq: u32| {
-            let sq = sq as usize;
-            let rook = if tr.orth_reach[i][sq] == 0 { 0 } else { t.rays.rook_plane(sq, occ_m) };
-            let bishop = if tr.diag_reach[i][sq] == 0 { 0 } else { t.rays.bishop_plane(sq, occ_m) };
-            tr.after(i, sq, rook, bishop, occ_m)
-        };
+        let after = |i: usize, sq: u32| self.after_transfer(tr, i, sq as usize, occ_m);
         for_adjacent::<L>(m, |o| {
             let theirs_o = theirs.0[o];
             if theirs_o == 0 {
@@ -452,13 +457,7 @@ impl<const L: usize> Board<L> {
             let tbit = 1u64 << sq;
             // Plain transfers (no second capture), and those that capture on T and go on. The
             // transfer cell's own occupancy does not change the lookups from it.
-            let lines = |r: Role| {
-                let i = r.index();
-                // Only the lookups the role's movement after a transfer uses.
-                let rook = if tr.orth_reach[i][sq] == 0 { 0 } else { t.rays.rook_plane(sq, occ_o) };
-                let bishop = if tr.diag_reach[i][sq] == 0 { 0 } else { t.rays.bishop_plane(sq, occ_o) };
-                tr.after(i, sq, rook, bishop, occ_o)
-            };
+            let lines = |r: Role| self.after_transfer(tr, r.index(), sq, occ_o);
             let mut double = 0u64;
             let plain = if role == Role::Knight {
                 if !tr.knight_over_occupied && occ_o & tbit != 0 {

@@ -207,27 +207,33 @@ impl<const L: usize> Board<L> {
         a
     }
 
-    /// The pieces of `by` that attack `c` by normal moves, given occupancy.
-    pub(crate) fn attackers(&self, c: Cell, by: Color, occ: Bitboard<L>) -> Bitboard<L> {
-        let theirs = self.placed.by_color[by.index()];
+    /// [`Board::attacks_to`] (steps included) for one test, with the sliders found here and the
+    /// planar instantiation chosen from the tables.
+    #[inline]
+    fn attacks_to_any_rules<const ANY: bool>(
+        &self,
+        c: Cell,
+        by: Color,
+        theirs: Bitboard<L>,
+        occ: Bitboard<L>,
+    ) -> Bitboard<L> {
         let sl = &self.sliders(theirs);
         if self.t.planar {
-            self.attacks_to::<false, false, true>(c, by, theirs, sl, occ)
+            self.attacks_to::<ANY, false, true>(c, by, theirs, sl, occ)
         } else {
-            self.attacks_to::<false, false, false>(c, by, theirs, sl, occ)
+            self.attacks_to::<ANY, false, false>(c, by, theirs, sl, occ)
         }
+    }
+
+    /// The pieces of `by` that attack `c` by normal moves, given occupancy.
+    pub(crate) fn attackers(&self, c: Cell, by: Color, occ: Bitboard<L>) -> Bitboard<L> {
+        self.attacks_to_any_rules::<false>(c, by, self.placed.by_color[by.index()], occ)
     }
 
     /// Whether the pieces `theirs` (pieces of `by`) attack `c` by a normal move, given occupancy.
     #[inline]
     pub(crate) fn attacked_normally(&self, c: Cell, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> bool {
-        let sl = &self.sliders(theirs);
-        let a = if self.t.planar {
-            self.attacks_to::<true, false, true>(c, by, theirs, sl, occ)
-        } else {
-            self.attacks_to::<true, false, false>(c, by, theirs, sl, occ)
-        };
-        !a.is_empty()
+        !self.attacks_to_any_rules::<true>(c, by, theirs, occ).is_empty()
     }
 
     /// Whether `by` attacks `c` (by a normal move, or a transfer where the rules have them), given
