@@ -8,7 +8,7 @@ use crate::sink::Sink;
 use crate::tables::TransferTables;
 use crate::Board;
 use stackchess_core::{Color, MoveKind, Role};
-use stackchess_geometry::{Bitboard, Cell, Dir};
+use stackchess_geometry::{Bitboard, Cell, Dir, GroupSet};
 
 /// The number of the king's targets on one level from which they are tested against one map of
 /// the level's attacked cells rather than one by one (measured: 2 is faster than 1, 3, 4 or 6 in
@@ -42,7 +42,7 @@ fn for_adjacent<const L: usize>(l: usize, mut f: impl FnMut(usize)) {
 }
 
 /// The plane cells a planar rider on square `sq` reaches along `d`, through empty cells of `occ`.
-fn ride_plane(sq: usize, d: Dir, range: u8, occ: u64) -> u64 {
+pub(crate) fn ride_plane(sq: usize, d: Dir, range: u8, occ: u64) -> u64 {
     let mut out = 0u64;
     #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
     let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
@@ -165,8 +165,9 @@ impl<const L: usize> Board<L> {
     /// The cells of level `m` that the pieces `theirs` (pieces of `by`) attack by a normal move or
     /// a transfer, given the occupancy `occ`: on each, what [`Board::attacked_general`] says
     /// (for planar rules with transfers and without riders), found piece by piece with movement
-    /// read forwards.
-    fn attacked_on_level(&self, m: usize, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>) -> u64 {
+    /// read forwards. Only the cells of `near` are asked about: pieces that reach none of them
+    /// on an empty board are skipped.
+    fn attacked_on_level(&self, m: usize, by: Color, theirs: Bitboard<L>, occ: Bitboard<L>, near: u64) -> u64 {
         fn each(mut w: u64, mut f: impl FnMut(u32)) {
             while w != 0 {
                 f(w.trailing_zeros());
@@ -181,13 +182,21 @@ impl<const L: usize> Board<L> {
         let mut a = 0u64;
         // Normal moves of the pieces on the level.
         let th = theirs.0[m];
-        for r in Role::ALL {
+        each(p[Role::Pawn.index()].0[m] & th, |sq| a |= t.pawn_captures[by.index()][on(sq)].0[m]);
+        for r in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+            let bit = 1u8 << r.index();
             each(p[r.index()].0[m] & th, |sq| {
-                a |= if r == Role::Pawn {
-                    t.pawn_captures[by.index()][on(sq)].0[m]
-                } else {
-                    self.piece_attacks::<true>(r, on(sq), occ).0[m]
-                };
+                let c = on(sq);
+                let mut reach = t.leaps[r.index()][c].0[m];
+                if t.ortho_roles & bit != 0 {
+                    reach |= t.rays.empty_slides(c, GroupSet::ROOK_PLANE).0[m];
+                }
+                if t.diag_roles & bit != 0 {
+                    reach |= t.rays.empty_slides(c, GroupSet::BISHOP_PLANE).0[m];
+                }
+                if reach & near != 0 {
+                    a |= self.piece_attacks::<true>(r, c, occ).0[m];
+                }
             });
         }
         // Transfers from the levels next to it: a capture on the transfer cell (any piece but a
@@ -204,9 +213,17 @@ impl<const L: usize> Board<L> {
             a |= theirs_o & !knights_o;
             let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.home_rank[by.index()].0[o];
             each(home_o & passable, |sq| a |= t.pawn_captures[by.index()][on(sq)].0[m]);
-            each(knights_o & knight_ok, |sq| a |= after(Role::Knight.index(), sq));
+            each(knights_o & knight_ok, |sq| {
+                if tr.reach[Role::Knight.index()][sq as usize] & near != 0 {
+                    a |= after(Role::Knight.index(), sq);
+                }
+            });
             for r in [Role::Bishop, Role::Rook, Role::Queen, Role::King] {
-                each(p[r.index()].0[o] & theirs_o & passable, |sq| a |= after(r.index(), sq));
+                each(p[r.index()].0[o] & theirs_o & passable, |sq| {
+                    if tr.reach[r.index()][sq as usize] & near != 0 {
+                        a |= after(r.index(), sq);
+                    }
+                });
             }
         });
         a
@@ -267,7 +284,7 @@ impl<const L: usize> Board<L> {
             // attack on it.
             for m in 0..L {
                 if targets.0[m].count_ones() >= LEVEL_MAP_MIN {
-                    r.0[m] &= !self.attacked_on_level(m, them, theirs, lifted);
+                    r.0[m] &= !self.attacked_on_level(m, them, theirs, lifted, targets.0[m]);
                     one_by_one.0[m] = 0;
                 }
             }
@@ -319,11 +336,13 @@ impl<const L: usize> Board<L> {
             pawns &= risky;
             sink.add(self.count_pawn_moves(free, Bitboard::FULL));
             self.en_passant_by(sink, free);
-            if t.transfer.is_some() {
-                // A pawn off its home rank transfers to the cell above or below it unless its own
-                // piece stands there; one on its home rank may go on, so it is looked at alone.
+            if let Some(tr_ends_move) = t.transfer.as_ref().map(|tr| tr.capture_ends_move) {
+                // A pawn transfers to the cell above or below it unless its own piece stands
+                // there; one on its home rank may go on from an empty transfer cell with a pawn
+                // step or capture on that level. When a capture there need not end the move, those
+                // on the home rank are looked at alone (their double captures are tested).
                 let home = free & t.home_rank[us.index()];
-                let away = free.without(home);
+                let (each, sets) = if tr_ends_move { (Bitboard::EMPTY, home) } else { (home, Bitboard::EMPTY) };
                 // A transfer into the promotion zone is one move per promotion kind.
                 let promo = t.promo[us.index()];
                 let mut tally = |tg: Bitboard<L>| {
@@ -331,10 +350,19 @@ impl<const L: usize> Board<L> {
                     let kinds = if promos > 0 { self.promotion_choices(us).1 } else { 0 };
                     sink.add(tg.without(promo).count() as usize + promos * kinds);
                 };
-                for s in &t.vertical_shifts {
-                    tally(s.apply(away).without(ours));
+                for v in &t.vertical_shifts {
+                    tally(v.apply(free.without(each)).without(ours));
+                    let on = v.apply(sets) & !occ;
+                    if !on.is_empty() {
+                        for s in t.step_shifts[us.index()].iter().filter(|s| s.planar()) {
+                            tally(s.apply(on) & !occ);
+                        }
+                        for s in t.capture_shifts[us.index()].iter().filter(|s| s.planar()) {
+                            tally(s.apply(on) & theirs);
+                        }
+                    }
                 }
-                home.for_each(|from| tally(self.transfers(Role::Pawn, from, false, &g)));
+                each.for_each(|from| tally(self.transfers(Role::Pawn, from, false, &g)));
             }
         }
         self.pawn_moves(

@@ -46,6 +46,8 @@ pub(crate) struct TransferTables {
     pub orth_reach: [[u64; 64]; 6],
     /// The same along planar diagonals.
     pub diag_reach: [[u64; 64]; 6],
+    /// Per role, the plane cells its movement after a transfer reaches on an empty level.
+    pub reach: [[u64; 64]; 6],
     /// Per role, planar knight-vector riders and their ranges.
     pub riders: [Vec<(Dir, u8)>; 6],
     /// Whether any role rides after a transfer.
@@ -508,10 +510,27 @@ fn transfer_tables(rules: &RuleSet) -> TransferTables {
     let orth_reach = std::array::from_fn(|i| std::array::from_fn(|s| reach(lines[i].0, s)));
     let diag_reach = std::array::from_fn(|i| std::array::from_fn(|s| reach(lines[i].1, s)));
     let has_riders = riders.iter().any(|r| !r.is_empty());
+    let lines_from = |s: usize, dirs: &[(i32, i32)]| -> u64 {
+        let (f, r) = ((s % 8) as i32, (s / 8) as i32);
+        (1..8)
+            .flat_map(|k| dirs.iter().map(move |&(df, dr)| (f + k * df, r + k * dr)))
+            .filter(|&(x, y)| (0..8).contains(&x) && (0..8).contains(&y))
+            .fold(0u64, |b, (x, y)| b | 1 << (y * 8 + x))
+    };
+    let reach = std::array::from_fn(|i| {
+        std::array::from_fn(|s| {
+            let ride = riders[i].iter().fold(0, |b, &(d, range)| b | crate::general::ride_plane(s, d, range, 0));
+            leaps[i][s]
+                | orth_reach[i][s] & lines_from(s, &[(1, 0), (-1, 0), (0, 1), (0, -1)])
+                | diag_reach[i][s] & lines_from(s, &[(1, 1), (-1, 1), (1, -1), (-1, -1)])
+                | ride
+        })
+    });
     TransferTables {
         leaps,
         orth_reach,
         diag_reach,
+        reach,
         riders,
         has_riders,
         capture_ends_move: t.capture_ends_move,

@@ -31,6 +31,13 @@ impl Shift {
         Shift { plane, keep, dl: d.dl }
     }
 
+    /// Whether the vector stays on its level.
+    #[inline]
+    #[must_use]
+    pub fn planar(&self) -> bool {
+        self.dl == 0
+    }
+
     /// The cells of `b` moved by the vector (those that would leave the board dropped).
     #[inline]
     #[must_use]
