@@ -125,10 +125,9 @@ impl<const L: usize> Board<L> {
 
     /// The pieces of `theirs` (pieces of `by`, whose planar sliders are `sl`) that attack `c` by
     /// normal moves, given occupancy; with `ANY`, stops at the first one found (then only
-    /// emptiness is meaningful). With `LINES_ONLY` (and `ANY`), only slides are looked at.
-    /// `PLANAR` as for [`Board::piece_attacks`].
+    /// emptiness is meaningful). `PLANAR` as for [`Board::piece_attacks`].
     #[inline]
-    fn attacks_to<const ANY: bool, const LINES_ONLY: bool, const PLANAR: bool>(
+    fn attacks_to<const ANY: bool, const PLANAR: bool>(
         &self,
         c: Cell,
         by: Color,
@@ -140,7 +139,7 @@ impl<const L: usize> Board<L> {
         let role = |r: usize| self.placed.by_role[r] & theirs;
         let mut a = Bitboard::EMPTY;
         if ANY {
-            if !LINES_ONLY && self.attacked_by_steps(c, by, theirs) {
+            if self.attacked_by_steps(c, by, theirs) {
                 return Bitboard::FULL;
             }
         } else {
@@ -165,6 +164,27 @@ impl<const L: usize> Board<L> {
         if PLANAR {
             return a;
         }
+        a |= self.class_attackers::<ANY>(c, sl, occ);
+        if ANY && !a.is_empty() {
+            return a;
+        }
+        if t.has_riders {
+            for r in Role::ALL {
+                for &(d, range) in &t.riders[r.index()] {
+                    let back = stackchess_geometry::Dir::new(-d.df, -d.dr, -d.dl);
+                    a |= ride(c, back, range, occ) & role(r.index());
+                }
+            }
+        }
+        a
+    }
+
+    /// The pieces of `sl` that attack `c` by the slides of the slide classes (those that are not
+    /// full slides within a level), given occupancy; with `ANY`, stops at the first one found.
+    #[inline]
+    fn class_attackers<const ANY: bool>(&self, c: Cell, sl: &Sliders<L>, occ: Bitboard<L>) -> Bitboard<L> {
+        let t = self.t;
+        let mut a = Bitboard::EMPTY;
         for (k, class) in t.slide_classes.iter().enumerate() {
             // A slider in reach on an empty board attacks `c` when nothing stands between.
             let mut s = self.class_sliders(sl, k, class.roles) & class.empty[c];
@@ -178,13 +198,30 @@ impl<const L: usize> Board<L> {
                 }
             }
         }
-        if t.has_riders {
-            for r in Role::ALL {
-                for &(d, range) in &t.riders[r.index()] {
-                    let back = stackchess_geometry::Dir::new(-d.df, -d.dr, -d.dl);
-                    a |= ride(c, back, range, occ) & role(r.index());
-                }
+        a
+    }
+
+    /// The cells the full slides within a level of the sliders `sl` attack on the levels of
+    /// `levels` (others are left empty), given occupancy.
+    fn planar_slides(&self, sl: &Sliders<L>, occ: Bitboard<L>, levels: Bitboard<L>) -> Bitboard<L> {
+        let rays = &self.t.rays;
+        let mut a = Bitboard::EMPTY;
+        for l in 0..L {
+            if levels.0[l] == 0 {
+                continue;
             }
+            let (occ_l, mut w) = (occ.0[l], 0);
+            let mut s = sl.ortho.0[l];
+            while s != 0 {
+                w |= rays.rook_plane(s.trailing_zeros() as usize, occ_l);
+                s &= s - 1;
+            }
+            let mut s = sl.diag.0[l];
+            while s != 0 {
+                w |= rays.bishop_plane(s.trailing_zeros() as usize, occ_l);
+                s &= s - 1;
+            }
+            a.0[l] = w;
         }
         a
     }
@@ -219,9 +256,9 @@ impl<const L: usize> Board<L> {
     ) -> Bitboard<L> {
         let sl = &self.sliders(theirs);
         if self.t.planar {
-            self.attacks_to::<ANY, false, true>(c, by, theirs, sl, occ)
+            self.attacks_to::<ANY, true>(c, by, theirs, sl, occ)
         } else {
-            self.attacks_to::<ANY, false, false>(c, by, theirs, sl, occ)
+            self.attacks_to::<ANY, false>(c, by, theirs, sl, occ)
         }
     }
 
@@ -334,21 +371,24 @@ impl<const L: usize> Board<L> {
         let tried = self.piece_attacks::<PLANAR>(Role::King, king, occ).without(ours) & want;
         let mut kt = tried;
         if !kt.is_empty() {
-            if !PLANAR {
+            if PLANAR {
+                kt.for_each(|c| {
+                    if !self.attacks_to::<true, PLANAR>(c, them, theirs, sl, no_king).is_empty() {
+                        kt.remove(c);
+                    }
+                });
+            } else {
                 // Targets on several levels are many: steps and pawn captures, which attack
-                // regardless of occupancy, are found once as a set for all of them.
+                // regardless of occupancy, and the slides within a level, read forwards from
+                // the few sliders, are found once as sets for all of them; then the other slides.
                 kt = kt.without(self.step_attacks(them));
+                kt = kt.without(self.planar_slides(sl, no_king, kt));
+                kt.for_each(|c| {
+                    if !self.class_attackers::<true>(c, sl, no_king).is_empty() {
+                        kt.remove(c);
+                    }
+                });
             }
-            kt.for_each(|c| {
-                let a = if PLANAR {
-                    self.attacks_to::<true, false, PLANAR>(c, them, theirs, sl, no_king)
-                } else {
-                    self.attacks_to::<true, true, PLANAR>(c, them, theirs, sl, no_king)
-                };
-                if !a.is_empty() {
-                    kt.remove(c);
-                }
-            });
         }
         sink.set(king, kt, MoveKind::Normal);
         if checkers.more_than_one() {
@@ -358,7 +398,7 @@ impl<const L: usize> Board<L> {
             (t.rays.between(king, ch) | checkers) & want
         } else {
             let attacked =
-                |c: Cell, o: Bitboard<L>| !self.attacks_to::<true, false, PLANAR>(c, them, theirs, sl, o).is_empty();
+                |c: Cell, o: Bitboard<L>| !self.attacks_to::<true, PLANAR>(c, them, theirs, sl, o).is_empty();
             // Not in check, a king target is attacked exactly when it is with the king on its
             // cell: a line through the king's cell to it would check the king first.
             self.castles(king, sink, |c| if tried.has(c) { !kt.has(c) } else { attacked(c, occ) }, attacked);

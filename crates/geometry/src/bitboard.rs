@@ -45,7 +45,7 @@ impl<const L: usize> Bitboard<L> {
     /// The word of level `l` (`l < L`).
     #[inline]
     #[must_use]
-    pub fn word(self, l: usize) -> u64 {
+    pub fn word(&self, l: usize) -> u64 {
         self.0[l]
     }
 
