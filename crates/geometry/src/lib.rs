@@ -7,7 +7,9 @@ mod bitboard;
 mod cell;
 mod dir;
 mod magic;
-/// The magic-number search, shared with the build script (which alone calls the search itself).
+/// The magic-number search, shared with the build script (which runs it and fills the tables);
+/// here only the tests use it, to check the tables.
+#[cfg(test)]
 #[allow(dead_code)]
 mod magic_search;
 mod rays;
@@ -17,7 +19,7 @@ mod table;
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, ParseCellError, MAX_LEVELS};
 pub use dir::{king_dirs, knight_leaps, Dir, DirGroup, GroupSet};
-pub use magic::{bishop_magics, bishop_plane, rook_magics, rook_plane, Magics};
+pub use magic::{bishop_plane, rook_plane};
 pub use rays::Rays;
 pub use shift::Shift;
 pub use table::CellTable;

@@ -1,6 +1,6 @@
 //! Ray tables for a board of `L` levels: slides, lines between cells, empty-board reach.
 
-use crate::{bishop_magics, rook_magics, Bitboard, Cell, DirGroup, GroupSet, Magics};
+use crate::{bishop_plane, rook_plane, Bitboard, Cell, DirGroup, GroupSet};
 
 /// Precomputed rays of every cell of an `L`-level board.
 #[derive(Debug)]
@@ -12,8 +12,6 @@ pub struct Rays<const L: usize> {
     /// `ring[(g - 2) * 3 + k - 1][sq]`: for a group `g` that leaves the level, the plane cells
     /// its rays from square `sq` cross `k` levels up or down (the same squares either way).
     ring: [[u64; 64]; 9],
-    rook: &'static Magics,
-    bishop: &'static Magics,
 }
 
 impl<const L: usize> Rays<L> {
@@ -53,7 +51,7 @@ impl<const L: usize> Rays<L> {
                 }
             }
         }
-        Rays { between, empty_slide, ring, rook: rook_magics(), bishop: bishop_magics() }
+        Rays { between, empty_slide, ring }
     }
 
     /// Cells strictly between `a` and `b` on their common line; empty if they share none.
@@ -87,14 +85,14 @@ impl<const L: usize> Rays<L> {
     #[inline]
     #[must_use]
     pub fn rook_plane(&self, sq: usize, occ: u64) -> u64 {
-        self.rook.attacks(sq, occ)
+        rook_plane(sq, occ)
     }
 
     /// The cells a bishop on plane square `sq` attacks within its level, given the level's occupancy.
     #[inline]
     #[must_use]
     pub fn bishop_plane(&self, sq: usize, occ: u64) -> u64 {
-        self.bishop.attacks(sq, occ)
+        bishop_plane(sq, occ)
     }
 
     /// The cells a slider on `c` moving along `gs` reaches, stopping at (and including) blockers in `occ`.
@@ -104,10 +102,10 @@ impl<const L: usize> Rays<L> {
         let (l, sq) = (c.level(), c.plane());
         let mut w = 0;
         if gs.has(DirGroup::OrthoPlane) {
-            w |= self.rook.attacks(sq, occ.word(l));
+            w |= rook_plane(sq, occ.word(l));
         }
         if gs.has(DirGroup::DiagPlane) {
-            w |= self.bishop.attacks(sq, occ.word(l));
+            w |= bishop_plane(sq, occ.word(l));
         }
         let mut r = Bitboard::on_level(l, w);
         if L > 1 && gs.0 & !(GroupSet::ROOK_PLANE.0 | GroupSet::BISHOP_PLANE.0) != 0 {
