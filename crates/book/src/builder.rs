@@ -2,6 +2,7 @@
 
 use crate::{Book, BookError, Entry};
 use stackchess_core::{parse_coord, Color, Position, Rules};
+use stackchess_stats::Wdl;
 use std::collections::HashMap;
 
 /// One finished game, as the builder reads it (the `games.csv` columns it needs).
@@ -26,14 +27,6 @@ pub enum Added {
     OtherStart,
 }
 
-/// Wins, draws and losses of the side that played a move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-struct Wdl {
-    wins: u32,
-    draws: u32,
-    losses: u32,
-}
-
 /// Collects (position, move) statistics from games, then makes a [`Book`].
 ///
 /// A position is keyed by [`Position::hash`], so games from any start position could be counted;
@@ -45,6 +38,7 @@ pub struct BookBuilder<P: Position> {
     rules: P::Rules,
     max_plies: u32,
     any_start: bool,
+    /// Per (position, move): the results of the side that played it.
     counts: HashMap<(u64, u32), Wdl>,
     games: u64,
 }
@@ -99,9 +93,9 @@ impl<P: Position> BookBuilder<P> {
         self.games += 1;
         for (key, mv, wdl) in seen {
             let c = self.counts.entry((key, mv)).or_default();
-            c.wins = c.wins.saturating_add(wdl.wins);
-            c.draws = c.draws.saturating_add(wdl.draws);
-            c.losses = c.losses.saturating_add(wdl.losses);
+            c.wins += wdl.wins;
+            c.draws += wdl.draws;
+            c.losses += wdl.losses;
         }
         Ok(Added::Used)
     }
@@ -112,14 +106,15 @@ impl<P: Position> BookBuilder<P> {
         let mut entries: Vec<Entry> = self
             .counts
             .into_iter()
-            .filter(|(_, c)| u64::from(c.wins) + u64::from(c.draws) + u64::from(c.losses) >= u64::from(min_games))
+            .filter(|(_, c)| c.games() >= u64::from(min_games))
             .filter_map(|((key, mv), c)| {
                 Some(Entry {
                     key,
                     mv: stackchess_core::Move::from_u32(mv)?,
-                    wins: c.wins,
-                    draws: c.draws,
-                    losses: c.losses,
+                    // The file's counts are 32 bits: larger ones are held at the largest.
+                    wins: u32::try_from(c.wins).unwrap_or(u32::MAX),
+                    draws: u32::try_from(c.draws).unwrap_or(u32::MAX),
+                    losses: u32::try_from(c.losses).unwrap_or(u32::MAX),
                 })
             })
             .collect();
