@@ -1,7 +1,7 @@
 //! A [`RuleSet`] compiled into the bitboard tables the generator looks up.
 
 use stackchess_core::{Castling, Color, DrawRules, Role, SplitMix64};
-use stackchess_geometry::{Bitboard, Cell, CellTable, Dir, DirGroup, GroupSet, Rays, Shift};
+use stackchess_geometry::{bishop_plane, rook_plane, Bitboard, Cell, CellTable, Dir, DirGroup, GroupSet, Rays, Shift};
 use stackchess_rules::{Group, Movement, Promotion, PromotionZone, RuleSet};
 
 /// One castling move's cells.
@@ -510,20 +510,11 @@ fn transfer_tables(rules: &RuleSet) -> TransferTables {
     let orth_reach = std::array::from_fn(|i| std::array::from_fn(|s| reach(lines[i].0, s)));
     let diag_reach = std::array::from_fn(|i| std::array::from_fn(|s| reach(lines[i].1, s)));
     let has_riders = riders.iter().any(|r| !r.is_empty());
-    let lines_from = |s: usize, dirs: &[(i32, i32)]| -> u64 {
-        let (f, r) = ((s % 8) as i32, (s / 8) as i32);
-        (1..8)
-            .flat_map(|k| dirs.iter().map(move |&(df, dr)| (f + k * df, r + k * dr)))
-            .filter(|&(x, y)| (0..8).contains(&x) && (0..8).contains(&y))
-            .fold(0u64, |b, (x, y)| b | 1 << (y * 8 + x))
-    };
+    // The slides on an empty level, cut to the range; the leaps; the rides on an empty level.
     let reach = std::array::from_fn(|i| {
         std::array::from_fn(|s| {
             let ride = riders[i].iter().fold(0, |b, &(d, range)| b | crate::general::ride_plane(s, d, range, 0));
-            leaps[i][s]
-                | orth_reach[i][s] & lines_from(s, &[(1, 0), (-1, 0), (0, 1), (0, -1)])
-                | diag_reach[i][s] & lines_from(s, &[(1, 1), (-1, 1), (1, -1), (-1, -1)])
-                | ride
+            leaps[i][s] | orth_reach[i][s] & rook_plane(s, 0) | diag_reach[i][s] & bishop_plane(s, 0) | ride
         })
     });
     TransferTables {
