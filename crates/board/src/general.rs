@@ -186,6 +186,7 @@ impl<const L: usize> Board<L> {
         for r in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
             let bit = 1u8 << r.index();
             each(p[r.index()].0[m] & th, |sq| {
+                // Its reach on an empty level (what `piece_attacks` gives there), from tables.
                 let c = on(sq);
                 let mut reach = t.leaps[r.index()][c].0[m];
                 if t.ortho_roles & bit != 0 {
@@ -342,7 +343,7 @@ impl<const L: usize> Board<L> {
                 // step or capture on that level. When a capture there need not end the move, those
                 // on the home rank are looked at alone (their double captures are tested).
                 let home = free & t.home_rank[us.index()];
-                let (each, sets) = if tr_ends_move { (Bitboard::EMPTY, home) } else { (home, Bitboard::EMPTY) };
+                let (alone, set_wise) = if tr_ends_move { (Bitboard::EMPTY, home) } else { (home, Bitboard::EMPTY) };
                 // A transfer into the promotion zone is one move per promotion kind.
                 let promo = t.promo[us.index()];
                 let mut tally = |tg: Bitboard<L>| {
@@ -351,8 +352,8 @@ impl<const L: usize> Board<L> {
                     sink.add(tg.without(promo).count() as usize + promos * kinds);
                 };
                 for v in &t.vertical_shifts {
-                    tally(v.apply(free.without(each)).without(ours));
-                    let on = v.apply(sets) & !occ;
+                    tally(v.apply(free.without(alone)).without(ours));
+                    let on = v.apply(set_wise) & !occ;
                     if !on.is_empty() {
                         for s in t.step_shifts[us.index()].iter().filter(|s| s.planar()) {
                             tally(s.apply(on) & !occ);
@@ -362,7 +363,7 @@ impl<const L: usize> Board<L> {
                         }
                     }
                 }
-                each.for_each(|from| tally(self.transfers(Role::Pawn, from, false, &g)));
+                alone.for_each(|from| tally(self.transfers(Role::Pawn, from, false, &g)));
             }
         }
         self.pawn_moves(
