@@ -24,14 +24,7 @@ fn main() {
         let mut table = Vec::new();
         let mut entries = String::new();
         for (sq, &magic) in magics.iter().enumerate() {
-            let m = magic_search::mask(sq, dirs);
-            let shift = 64 - m.count_ones();
-            let mut slots = vec![0u64; 1 << m.count_ones()];
-            for (occ, att) in magic_search::subsets(sq, m, dirs) {
-                #[allow(clippy::cast_possible_truncation)]
-                let i = (occ.wrapping_mul(magic) >> shift) as usize;
-                slots[i] = att;
-            }
+            let (m, shift, slots) = magic_search::fill(sq, dirs, magic);
             let _ = write!(
                 entries,
                 "Entry {{ mask: {m:#x}, magic: {magic:#x}, shift: {shift}, offset: {} }},",

@@ -71,6 +71,20 @@ pub fn is_magic(sq: usize, dirs: &[(i32, i32)], magic: u64) -> bool {
     })
 }
 
+/// The attack table of square `sq` for `magic`: its mask, its shift and, by magic index, the
+/// attacks of every occupancy of the mask.
+pub fn fill(sq: usize, dirs: &[(i32, i32)], magic: u64) -> (u64, u32, Vec<u64>) {
+    let m = mask(sq, dirs);
+    let shift = 64 - m.count_ones();
+    let mut slots = vec![0u64; 1 << m.count_ones()];
+    for (occ, att) in subsets(sq, m, dirs) {
+        #[allow(clippy::cast_possible_truncation)]
+        let i = (occ.wrapping_mul(magic) >> shift) as usize;
+        slots[i] = att;
+    }
+    (m, shift, slots)
+}
+
 /// A magic number for every square, by a seeded search for sparse random candidates.
 pub fn find_magics(dirs: &[(i32, i32)], seed: u64) -> Vec<u64> {
     let mut rng = seed;
