@@ -3,6 +3,7 @@
 //! `core` names no concrete variant: rule crates implement [`Position`], and everything
 //! here (perft, notation, game history and outcome) works for all of them.
 
+mod cells;
 mod error;
 mod game;
 mod lfen;
@@ -13,6 +14,7 @@ mod piece;
 mod position;
 mod zobrist;
 
+pub use cells::CellSet;
 pub use error::{IllegalMove, LfenError, LfenField, ParseMoveError};
 pub use game::Game;
 pub use lfen::{parse_placement, split_lfen, write_lfen, LfenFields, LfenState};

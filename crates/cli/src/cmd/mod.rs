@@ -8,6 +8,7 @@ pub mod bench;
 pub mod book;
 #[cfg(feature = "analysis")]
 pub mod compare;
+pub mod datagen;
 pub mod engine;
 pub mod match_;
 pub mod merge;
@@ -17,6 +18,7 @@ pub mod replay;
 pub mod rules;
 pub mod selfplay;
 pub mod show;
+pub mod spsa;
 #[cfg(feature = "analysis")]
 pub mod stats;
 pub mod tournament;
