@@ -223,6 +223,10 @@ impl<const L: usize> Position for Board<L> {
         self.placed.by_color[color.index()]
     }
 
+    fn pieces(&self, color: Color, role: Role) -> Bitboard<L> {
+        Board::pieces(self, color, role)
+    }
+
     fn legal_moves(&self, moves: &mut MoveList) {
         self.generate(moves);
     }

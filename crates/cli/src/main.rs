@@ -51,6 +51,8 @@ enum Command {
     Datagen(cmd::datagen::Args),
     /// Tune numeric parameters (search margins, evaluation keys) by play: SPSA.
     Spsa(cmd::spsa::Args),
+    /// Train a neural evaluation for a rule set from data files (on the CPU).
+    Train(cmd::train::Args),
     /// Join the directories of a run's shards (`selfplay --shard I/N`) into one run directory.
     Merge(cmd::merge::Args),
     /// Write the games of run directories into one self-contained HTML page that replays them.
@@ -88,6 +90,7 @@ fn main() -> ExitCode {
         Command::Tune(a) => cmd::tune::run(&a),
         Command::Datagen(a) => cmd::datagen::run(&a),
         Command::Spsa(a) => cmd::spsa::run(&a),
+        Command::Train(a) => cmd::train::run(&a),
         Command::Book(a) => cmd::book::run(&a),
         #[cfg(feature = "analysis")]
         Command::Stats(a) => cmd::stats::run(&a),

@@ -178,6 +178,8 @@ pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
     fn attacks(&self, cell: Cell) -> Self::Cells;
     /// The cells of `color`'s pieces.
     fn pieces_of(&self, color: Color) -> Self::Cells;
+    /// The cells of `color`'s pieces of `role`.
+    fn pieces(&self, color: Color, role: Role) -> Self::Cells;
 
     /// Appends the legal moves to `moves`.
     fn legal_moves(&self, moves: &mut MoveList);

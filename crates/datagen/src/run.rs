@@ -2,13 +2,11 @@
 
 use crate::format::{DataReader, DataWriter, Header, Record, WhiteResult};
 use crate::pack::Packed;
-use crate::sample::{candidates, pick, Candidate, Quiet};
+use crate::sample::{candidates, pick, quiet_in_order, Candidate, Quiet};
 use crate::Error;
 use stackchess_core::{Position, Rules};
 use stackchess_search::{Engine, Limits, Score, SearchConfig};
-use stackchess_selfplay::{
-    Adjudication, EngineSpec, GamePlayer, GameRecord, Openings, PlyRecord, ResignRule, RunConfig, Shard, Timing,
-};
+use stackchess_selfplay::{Adjudication, EngineSpec, GamePlayer, GameRecord, Openings, ResignRule, RunConfig, Shard, Timing};
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -68,14 +66,14 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The settings that decide the data, on one line (threads and batch left out); with the
-    /// engine's description, what a resume must match.
+    /// The settings that decide each game's positions, on one line (the number of games, threads
+    /// and batch left out: a run with more games extends the file); with the engine's
+    /// description, what a resume must match.
     #[must_use]
     pub fn describe(&self, engine: &SearchConfig) -> String {
         format!(
-            "games={} nodes={} per_game={} label_nodes={} random_plies={} max_plies={} resign={} quiet_margin={} \
+            "nodes={} per_game={} label_nodes={} random_plies={} max_plies={} resign={} quiet_margin={} \
              quiet_nodes={} shard={} label_hash={} engine: {}",
-            self.games,
             self.nodes,
             self.per_game,
             self.label_nodes,
@@ -196,6 +194,13 @@ pub fn generate<P: Position>(
     };
     let (mut writer, done) =
         if out.exists() { DataWriter::open(out, &header)? } else { (DataWriter::create(out, &header)?, 0) };
+    if done > settings.games {
+        return Err(Error::Config(format!(
+            "{} holds {done} games, more than the {} asked for (--games)",
+            out.display(),
+            settings.games
+        )));
+    }
     let mut seen = read_hashes(out, &header.rules_id)?;
     let cfg = settings.run_config(engine);
     let ours: Vec<u64> = (0..settings.games).filter(|&i| settings.shard.has_pair(i)).collect();
@@ -213,7 +218,7 @@ pub fn generate<P: Position>(
         let picked: Vec<(u64, WhiteResult, Vec<Candidate<P>>)> = games
             .into_iter()
             .zip(batch)
-            .map(|(g, &index)| (g.key, g.result, pick(g.candidates, settings.per_game, settings.seed, index, &mut seen)))
+            .map(|(g, _)| (g.key, g.result, pick(g.candidates, settings.per_game, &mut seen)))
             .collect();
         let Some(records) = label_batch(rules, engine, settings, picked, threads, halt) else {
             return Err(Error::Interrupted { done: writer.games(), games: total });
@@ -327,21 +332,12 @@ fn play_batch<P: Position>(
                 return Ok(None);
             };
             let result = white_result(&record)?;
-            let c = positions(rules, quiet_engine, &record, &plies, settings.quiet)?;
+            let all = candidates(rules, &record, &plies).map_err(Error::Game)?;
+            let c = quiet_in_order(quiet_engine, all, settings.per_game, settings.quiet, settings.seed, batch[i]);
             Ok(Some(Played { key: game_key(&record.game_id), result, candidates: c }))
         },
         || hook.played(),
     )
-}
-
-fn positions<P: Position>(
-    rules: P::Rules,
-    engine: &mut Engine<P>,
-    record: &GameRecord,
-    plies: &[PlyRecord],
-    quiet: Quiet,
-) -> Result<Vec<Candidate<P>>, Error> {
-    candidates(rules, engine, record, plies, quiet).map_err(Error::Game)
 }
 
 /// Labels the picked positions (a search of `label_nodes` each, or their game scores) and makes

@@ -51,16 +51,14 @@ pub struct Candidate<P> {
 }
 
 /// The candidates of a played game, in ply order: every position before a searched move that
-/// was neither a capture nor a promotion, with a centipawn score (no mate), that is quiet.
+/// was neither a capture nor a promotion, with a centipawn score (no mate).
 ///
 /// # Errors
 /// A record whose start or moves do not replay.
 pub fn candidates<P: Position>(
     rules: P::Rules,
-    engine: &mut Engine<P>,
     record: &GameRecord,
     plies: &[PlyRecord],
-    quiet: Quiet,
 ) -> Result<Vec<Candidate<P>>, String> {
     let id = &record.game_id;
     let mut pos = rules.from_lfen(&record.start_lfen).map_err(|e| format!("game {id}: start position: {e}"))?;
@@ -69,8 +67,7 @@ pub fn candidates<P: Position>(
         let m = parse_coord(&pos, text).map_err(|e| format!("game {id}: move {}: {e}", i + 1))?;
         let score = plies.get(i).filter(|p| p.mv == text).and_then(|p| p.score_cp);
         if let (Some(cp), Ok(ply)) = (score, u16::try_from(i)) {
-            let tactical = pos.captured(m).is_some() || m.promotion().is_some();
-            if !tactical && is_quiet(engine, &pos, quiet) {
+            if pos.captured(m).is_none() && m.promotion().is_none() {
                 let white = if pos.turn() == stackchess_core::Color::White { cp } else { -cp };
                 out.push(Candidate { ply, score: white, position: pos.clone() });
             }
@@ -80,22 +77,40 @@ pub fn candidates<P: Position>(
     Ok(out)
 }
 
-/// Takes up to `k` candidates (all with `k` 0) in an order drawn from (`seed`, `game`), leaving
-/// out positions already in `seen` and adding the ones taken; returns them in ply order.
-pub fn pick<P: Position>(
+/// The quiet ones among `candidates`, in an order drawn from (`seed`, `game`): the candidates are
+/// shuffled and tested in that order until `2k` are quiet (all of them with `k` 0), which leaves
+/// [`pick`] room for positions an earlier game took.
+pub fn quiet_in_order<P: Position>(
+    engine: &mut Engine<P>,
     mut candidates: Vec<Candidate<P>>,
     k: usize,
+    quiet: Quiet,
     seed: u64,
     game: u64,
-    seen: &mut HashSet<u64>,
 ) -> Vec<Candidate<P>> {
     let mut rng = SplitMix64::for_item(seed ^ 0x5EED_DA7A, game);
     for i in (1..candidates.len()).rev() {
         candidates.swap(i, rng.below(i + 1));
     }
+    let want = if k == 0 { usize::MAX } else { 2 * k };
+    let mut out = Vec::new();
+    for c in candidates {
+        if out.len() == want {
+            break;
+        }
+        if is_quiet(engine, &c.position, quiet) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Takes up to `k` of the quiet candidates (all with `k` 0), in their order, leaving out positions
+/// already in `seen` and adding the ones taken; returns them in ply order.
+pub fn pick<P: Position>(quiet: Vec<Candidate<P>>, k: usize, seen: &mut HashSet<u64>) -> Vec<Candidate<P>> {
     let want = if k == 0 { usize::MAX } else { k };
     let mut taken: Vec<Candidate<P>> = Vec::new();
-    for c in candidates {
+    for c in quiet {
         if taken.len() == want {
             break;
         }

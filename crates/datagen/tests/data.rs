@@ -243,6 +243,13 @@ fn a_run_is_deterministic_thread_independent_and_resumes_to_the_same_file() {
     let resumed = Variant::Fide.with(Gen(&cut, Settings { threads: 1, ..small() }, &go)).unwrap();
     assert_eq!(resumed.played, 4);
     assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&cut).unwrap());
+    // A run of four games extended to six: the same file.
+    let grown = dir.join("grown.data");
+    Variant::Fide.with(Gen(&grown, Settings { games: 4, ..small() }, &go)).unwrap();
+    Variant::Fide.with(Gen(&grown, small(), &go)).unwrap();
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&grown).unwrap());
+    let e = Variant::Fide.with(Gen(&grown, Settings { games: 2, ..small() }, &go)).unwrap_err();
+    assert!(e.to_string().contains("holds 6 games, more than the 2"), "{e}");
     // A resume with other settings is refused.
     let e = Variant::Fide.with(Gen(&cut, Settings { nodes: 151, ..small() }, &go)).unwrap_err();
     assert!(e.to_string().contains("other settings"), "{e}");

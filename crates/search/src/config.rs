@@ -38,8 +38,10 @@ pub struct SearchConfig {
     pub quiescence: bool,
     /// The search's margins, depths and reductions (`search.rfp_margin=...`).
     pub margins: Margins,
-    /// The evaluation.
+    /// The evaluation (with a net: its piece values still order moves and count exchanges).
     pub eval: EvalParams,
+    /// A neural evaluation instead (`--eval net:FILE`).
+    pub net: Option<crate::NetFile>,
     /// Where the evaluation came from (`preset malka`, `file tuned.params`, ...), written by
     /// [`SearchConfig::describe`] so that records say which parameters played; empty: unnamed.
     pub eval_source: String,
@@ -117,6 +119,7 @@ impl SearchConfig {
             quiescence: true,
             margins: Margins::default(),
             eval,
+            net: None,
             eval_source: String::new(),
         }
     }
@@ -215,7 +218,8 @@ impl SearchConfig {
         let source = if self.eval_source.is_empty() { String::new() } else { format!(" ({})", self.eval_source) };
         let changes = self.margins.describe_changes();
         let margins = if changes.is_empty() { String::new() } else { format!(" margins={changes}") };
-        format!("hash={} features={}{margins} eval{source}: {}", self.hash_mb, features, self.eval.describe())
+        let net = self.net.as_ref().map_or_else(String::new, |n| format!(" net={} ({})", n.path, n.net.checksum()));
+        format!("hash={} features={}{margins}{net} eval{source}: {}", self.hash_mb, features, self.eval.describe())
     }
 }
 

@@ -3,7 +3,7 @@
 //! quiescence search.
 
 use crate::engine::{Request, Shared, Worker};
-use crate::eval::Eval;
+use crate::eval::{Eval, Stack};
 use crate::limits::TimeBounds;
 use crate::score::{INF, MATE, MATE_BOUND};
 use crate::see::see;
@@ -108,6 +108,8 @@ pub(crate) struct Searcher<'a, P: Position> {
     root_depth: i32,
     /// Whether the root's moves are restricted (`searchmoves`): the root result is then not stored.
     restricted: bool,
+    /// With a net: one accumulator a ply.
+    nn: Option<Stack<P::Cells>>,
     _p: PhantomData<fn(&P)>,
 }
 
@@ -145,6 +147,7 @@ impl<'a, P: Position> Searcher<'a, P> {
             root_moves: Vec::new(),
             root_depth: 0,
             restricted: false,
+            nn: sh.evaluator.net.as_ref().map(|n| Stack::new(n, MAX_PLY + 1)),
             _p: PhantomData,
         }
     }
@@ -268,8 +271,19 @@ impl<P: Position> Searcher<'_, P> {
         self.sh.config.margins.get(i)
     }
 
-    fn eval(&self, pos: &P) -> Eval {
-        self.sh.evaluator.eval(pos)
+    fn eval(&mut self, pos: &P, ply: usize) -> Eval {
+        match (&mut self.nn, &self.sh.evaluator.net) {
+            (Some(stack), Some(n)) => stack.eval(n, pos, ply),
+            _ => self.sh.evaluator.linear.eval(pos),
+        }
+    }
+
+    /// A node begins at `ply` (its accumulator, with a net, is made when it is evaluated).
+    #[inline]
+    fn enter(&mut self, ply: usize) {
+        if let Some(stack) = &mut self.nn {
+            stack.enter(ply);
+        }
     }
 
     fn history_index(&self, pos: &P, m: Move) -> usize {
@@ -475,7 +489,7 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         let mut r = last.into_iter().next().unwrap_or_else(|| {
-            let score = Score::from_internal(self.eval(pos).score);
+            let score = Score::from_internal(self.eval(pos, 0).score);
             Report { depth: 0, seldepth: 0, score, nodes: 0, elapsed: Duration::ZERO, pv: vec![self.root_moves[0]] }
         });
         r.nodes = self.total_nodes();
@@ -542,6 +556,11 @@ impl<P: Position> Searcher<'_, P> {
         if self.tick() {
             return 0;
         }
+        if self.nn.is_some() {
+            // The root's accumulator, which its children's are made from.
+            self.enter(0);
+            self.eval(pos, 0);
+        }
         let mut best = -INF;
         for i in first..self.root_moves.len() {
             let m = self.root_moves[i];
@@ -590,6 +609,7 @@ impl<P: Position> Searcher<'_, P> {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
         }
+        self.enter(ply);
         self.pv_len[ply] = 0;
         if self.tick() {
             return 0;
@@ -611,7 +631,7 @@ impl<P: Position> Searcher<'_, P> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return self.eval(pos).score;
+            return self.eval(pos, ply).score;
         }
         let pv_node = beta - alpha > 1;
         let key = pos.hash();
@@ -631,7 +651,7 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         let cfg_rfp = self.f.rfp;
-        let ev = if in_check { None } else { Some(self.eval(pos)) };
+        let ev = if in_check { None } else { Some(self.eval(pos, ply)) };
         let static_eval = ev.map_or(-INF, |e| e.score);
         if let Some(ev) = ev {
             // Reverse futility: far above beta near the horizon.
@@ -817,19 +837,20 @@ impl<P: Position> Searcher<'_, P> {
 
     /// Quiescence: stand pat, then captures and promotions; every move when in check.
     fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.enter(ply);
         self.pv_len[ply] = 0;
         if self.tick() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 || !self.f.quiescence {
-            return self.eval(pos).score;
+            return self.eval(pos, ply).score;
         }
         let in_check = pos.is_check();
         let mut best = -INF;
         let mut stand = -INF;
         if !in_check {
-            stand = self.eval(pos).score;
+            stand = self.eval(pos, ply).score;
             if stand >= beta {
                 return stand;
             }

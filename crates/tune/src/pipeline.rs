@@ -55,7 +55,7 @@ impl Settings {
     #[must_use]
     pub fn describe(&self, engine: &SearchConfig) -> String {
         let data = if self.from.is_empty() {
-            format!("data: seed {} {}", self.data.seed, self.data.describe(engine))
+            format!("data: {} games, seed {} {}", self.data.games, self.data.seed, self.data.describe(engine))
         } else {
             let files: Vec<String> = self.from.iter().map(|p| p.display().to_string()).collect();
             format!("data: {}", files.join(" "))

@@ -22,5 +22,6 @@ pub mod spsa;
 #[cfg(feature = "analysis")]
 pub mod stats;
 pub mod tournament;
+pub mod train;
 pub mod tune;
 pub mod view;

@@ -9,9 +9,12 @@
 //! the evaluation exactly, which is what `tune` fits.
 
 mod geometry;
+mod network;
 mod trace;
 mod walk;
 
+pub use network::NetFile;
+pub(crate) use network::{NetEval, Stack};
 pub use trace::Trace;
 
 use crate::params::t;
@@ -30,8 +33,33 @@ pub(crate) struct Eval {
     pub pieces: [bool; 2],
 }
 
-/// The engine's name for it.
-pub(crate) type Evaluator = Evaluation;
+/// What an engine evaluates with: the linear evaluation (whose piece values also order moves and
+/// count exchanges), and the net when the settings give one.
+pub(crate) struct Evaluator {
+    pub linear: Evaluation,
+    pub net: Option<NetEval>,
+}
+
+impl Evaluator {
+    pub fn new<P: Position>(rules: P::Rules, params: &EvalParams, net: Option<&NetFile>) -> Evaluator {
+        let net = net.map(|n| NetEval { net: n.net.clone(), features: stackchess_nnue::Features::of::<P>(rules) });
+        Evaluator { linear: Evaluation::new::<P>(rules, params), net }
+    }
+
+    /// Material value of a role in the middlegame (0 for the king).
+    #[inline]
+    pub fn value(&self, r: Role) -> i32 {
+        self.linear.value(r)
+    }
+
+    /// The static evaluation of `pos` for the side to move, the net's from scratch.
+    pub fn eval<P: Position>(&self, pos: &P) -> Eval {
+        match &self.net {
+            None => self.linear.eval(pos),
+            Some(n) => Stack::new(n, 1).eval(n, pos, 0),
+        }
+    }
+}
 
 /// The evaluation of a rule set with given parameters: tables built once per engine, the value of
 /// each piece on each cell in the middlegame and the endgame (its material and per-cell terms),
