@@ -53,6 +53,8 @@ enum Command {
     Spsa(cmd::spsa::Args),
     /// Train a neural evaluation for a rule set from data files (on the CPU).
     Train(cmd::train::Args),
+    /// Generations of nets: data from the best player, train, gate by a match, keep the winner.
+    Nnue(cmd::nnue::Args),
     /// Join the directories of a run's shards (`selfplay --shard I/N`) into one run directory.
     Merge(cmd::merge::Args),
     /// Write the games of run directories into one self-contained HTML page that replays them.
@@ -91,6 +93,7 @@ fn main() -> ExitCode {
         Command::Datagen(a) => cmd::datagen::run(&a),
         Command::Spsa(a) => cmd::spsa::run(&a),
         Command::Train(a) => cmd::train::run(&a),
+        Command::Nnue(a) => cmd::nnue::run(&a),
         Command::Book(a) => cmd::book::run(&a),
         #[cfg(feature = "analysis")]
         Command::Stats(a) => cmd::stats::run(&a),

@@ -7,6 +7,7 @@
 //! game, and the loss of every epoch reported. A batch is cut into a fixed number of chunks whose
 //! gradients are added in order, so a run is the same for a seed on any number of threads.
 
+pub mod generations;
 mod samples;
 mod trainer;
 

@@ -13,6 +13,7 @@ pub mod engine;
 pub mod match_;
 pub mod merge;
 pub mod moves;
+pub mod nnue;
 pub mod perft;
 pub mod replay;
 pub mod rules;
