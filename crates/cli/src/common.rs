@@ -115,7 +115,12 @@ pub fn net_of(eval: &str, variant: &str) -> Result<Option<stackchess_search::Net
             let Some(bytes) = v.default_net() else { return Ok(None) };
             let name = format!("the built-in net of {v}");
             let net = stackchess_nnue::Net::from_bytes(bytes, &name)?;
-            anyhow::ensure!(net.rules_id == v.rules_id(), "{name} is for rule set {}, not {}", net.rules_id, v.rules_id());
+            anyhow::ensure!(
+                net.rules_id == v.rules_id(),
+                "{name} is for rule set {}, not {}",
+                net.rules_id,
+                v.rules_id()
+            );
             Ok(Some(stackchess_search::NetFile { path: format!("builtin:{v}"), net: std::sync::Arc::new(net) }))
         }
         None => anyhow::bail!("--eval {eval}: give default, linear or net:FILE"),

@@ -5,8 +5,8 @@ mod common;
 mod engine_spec;
 mod interrupt;
 mod progress;
-mod tuned;
 mod shard;
+mod tuned;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -62,7 +62,8 @@ pub fn tune(variant: Variant, engine: &SearchConfig, settings: &Settings, data: 
             let _run = crate::interrupt::run()?;
             let command = std::env::args().collect::<Vec<_>>().join(" ");
             let mut ui = Ui { bar: None, quiet };
-            let out = stackchess_tune::tune::<P>(rules, engine, settings, data, &command, &crate::interrupt::STOP, &mut ui);
+            let out =
+                stackchess_tune::tune::<P>(rules, engine, settings, data, &command, &crate::interrupt::STOP, &mut ui);
             if let Some(b) = &ui.bar {
                 b.finish();
             }

@@ -130,8 +130,13 @@ pub fn run<P: Position>(
         let holdout = if net_path.exists() {
             f64::NAN
         } else {
-            train_on::<P>(rules, &files, settings, &net_path, command, halt, hook)
-                .map_err(|e| if matches!(e, GenerationError::Interrupted(_)) { GenerationError::Interrupted(g) } else { e })?
+            train_on::<P>(rules, &files, settings, &net_path, command, halt, hook).map_err(|e| {
+                if matches!(e, GenerationError::Interrupted(_)) {
+                    GenerationError::Interrupted(g)
+                } else {
+                    e
+                }
+            })?
         };
         let positions = files.iter().map(|f| DataReader::open(f).map(|r| r.positions)).sum::<Result<u64, _>>()?;
         hook.step(g, "gate");
@@ -141,8 +146,7 @@ pub fn run<P: Position>(
         if adopted {
             std::fs::copy(&net_path, &best_path).map_err(io(&best_path))?;
         }
-        let report =
-            Generation { generation: g, positions: positions as usize, net: net_path, holdout, gate, adopted };
+        let report = Generation { generation: g, positions: positions as usize, net: net_path, holdout, gate, adopted };
         hook.generation(&report);
         out.push(report);
     }

@@ -221,7 +221,8 @@ pub fn train(
             o.epochs
         )));
     }
-    let threads = if o.threads == 0 { std::thread::available_parallelism().map_or(1, std::num::NonZero::get) } else { o.threads };
+    let threads =
+        if o.threads == 0 { std::thread::available_parallelism().map_or(1, std::num::NonZero::get) } else { o.threads };
     let h = o.hidden;
     let mut net = FloatNet::random(inputs, h, o.seed);
     let mut grads: Vec<Grad> = (0..CHUNKS).map(|_| Grad::new(inputs, h)).collect();

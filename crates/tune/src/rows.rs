@@ -95,7 +95,8 @@ pub fn rows<P: Position>(
     let mut parts: Vec<Option<Result<Rows, String>>> = (0..chunks.len()).map(|_| None).collect();
     let threads = threads.clamp(1, chunks.len().max(1));
     std::thread::scope(|s| {
-        let mut slots: Vec<Vec<(usize, &mut Option<Result<Rows, String>>)>> = (0..threads).map(|_| Vec::new()).collect();
+        let mut slots: Vec<Vec<(usize, &mut Option<Result<Rows, String>>)>> =
+            (0..threads).map(|_| Vec::new()).collect();
         for (i, slot) in parts.iter_mut().enumerate() {
             slots[i % threads].push((i, slot));
         }

@@ -91,7 +91,13 @@ impl<P: Position> Objective for GameObjective<'_, P> {
     fn play(&mut self, plus: &[f64], minus: &[f64], k: u64, pairs: u64) -> Result<Option<f64>, String> {
         let g = self.games;
         let spec = |label: &str, values: &[f64]| -> Result<EngineSpec, String> {
-            Ok(EngineSpec { label: label.into(), config: config(&g.base, self.params, values)?, limits: g.limits, tc: g.tc, external: None })
+            Ok(EngineSpec {
+                label: label.into(),
+                config: config(&g.base, self.params, values)?,
+                limits: g.limits,
+                tc: g.tc,
+                external: None,
+            })
         };
         let cfg = RunConfig {
             seed: SplitMix64::for_item(g.seed, k).next_u64() >> 1,
@@ -131,7 +137,8 @@ impl<P: Position> Objective for GameObjective<'_, P> {
                         let played = match player.play(i, self.halt) {
                             Ok(p) => p,
                             Err(e) => {
-                                *failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.to_string());
+                                *failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+                                    Some(e.to_string());
                                 break;
                             }
                         };

@@ -10,7 +10,11 @@ use stackchess_tune::{fit, FitOptions};
 fn truth() -> EvalParams {
     let mut p = EvalParams::default();
     for t in 0..TERMS.len() {
-        let (mg, eg) = if t < 5 { ([100, 410, 380, 620, 560][t], [100, 450, 400, 700, 600][t]) } else { (7 + (t as i32 % 5) * 3 - 6, -4 + (t as i32 % 7) * 2) };
+        let (mg, eg) = if t < 5 {
+            ([100, 410, 380, 620, 560][t], [100, 450, 400, 700, 600][t])
+        } else {
+            (7 + (t as i32 % 5) * 3 - 6, -4 + (t as i32 % 7) * 2)
+        };
         p.mg[t] = mg;
         p.eg[t] = eg;
     }
@@ -42,7 +46,8 @@ fn the_fit_recovers_a_known_model_and_holds_what_it_is_told() {
     }
     // Held keys stay at the start's values; the same fit on one thread is the same fit.
     let keep = vec!["value.knight.eg".to_owned(), "passed.mg".to_owned(), "scale.drawish".to_owned()];
-    let held = fit(&rows, None, &prior, &prior, &FitOptions { keep: keep.clone(), threads: 1, ..opts.clone() }).unwrap();
+    let held =
+        fit(&rows, None, &prior, &prior, &FitOptions { keep: keep.clone(), threads: 1, ..opts.clone() }).unwrap();
     for k in &keep {
         assert_eq!(held.params.values()[at(k)], prior.values()[at(k)], "{k}");
         assert!(!held.fitted[at(k)]);

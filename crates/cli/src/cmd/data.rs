@@ -23,7 +23,16 @@ pub fn run(a: &Args) -> Result<()> {
     for f in &a.files {
         let mut r = DataReader::open(f)?;
         let h = r.header.clone();
-        writeln!(out, "# {}: {} positions from {} games of {} (rules {}, {} levels)", f.display(), r.positions, r.games, h.variant, h.rules_id, h.levels)?;
+        writeln!(
+            out,
+            "# {}: {} positions from {} games of {} (rules {}, {} levels)",
+            f.display(),
+            r.positions,
+            r.games,
+            h.variant,
+            h.rules_id,
+            h.levels
+        )?;
         writeln!(out, "# seed {}; settings: {}", h.seed, h.settings)?;
         writeln!(out, "# command: {}", h.command)?;
         if !a.positions {
@@ -37,7 +46,12 @@ pub fn run(a: &Args) -> Result<()> {
                 WhiteResult::Loss => "0-1",
                 WhiteResult::None => "*",
             };
-            results[match rec.result { WhiteResult::Loss => 0, WhiteResult::Draw => 1, WhiteResult::Win => 2, WhiteResult::None => 3 }] += 1;
+            results[match rec.result {
+                WhiteResult::Loss => 0,
+                WhiteResult::Draw => 1,
+                WhiteResult::Win => 2,
+                WhiteResult::None => 3,
+            }] += 1;
             scores += i64::from(rec.score);
             writeln!(out, "{}\t{}\t{res}\t{:016x}\t{}", rec.position.lfen(h.levels), rec.score, rec.game, rec.ply)?;
         }

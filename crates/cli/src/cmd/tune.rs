@@ -95,7 +95,13 @@ impl Args {
             labels: Labels { lambda: self.lambda, ..Labels::default() },
             holdout: self.holdout,
             seed: self.seed,
-            fit: FitOptions { threads: self.threads, ridge: self.ridge, band: self.band, keep, ..FitOptions::default() },
+            fit: FitOptions {
+                threads: self.threads,
+                ridge: self.ridge,
+                band: self.band,
+                keep,
+                ..FitOptions::default()
+            },
             bootstrap: self.bootstrap,
             ..Settings::default()
         };
@@ -144,6 +150,11 @@ pub fn run(a: &Args) -> Result<()> {
         let se = if o.fitted[j] { format!("{:.1}", o.errors[j]) } else { "held".to_owned() };
         writeln!(out, "{k:<24} {p:>7} {f:>7} {se:>7}{}", if p == f { "" } else { " *" })?;
     }
-    writeln!(out, "wrote {} (data: {})", a.out.display(), if a.from.is_empty() { data.display().to_string() } else { "--from".into() })?;
+    writeln!(
+        out,
+        "wrote {} (data: {})",
+        a.out.display(),
+        if a.from.is_empty() { data.display().to_string() } else { "--from".into() }
+    )?;
     Ok(())
 }
