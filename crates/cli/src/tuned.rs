@@ -45,7 +45,7 @@ impl stackchess_tune::Hook for Ui {
         }
     }
     fn resampled(&mut self, done: usize, total: usize) {
-        if !self.quiet && (done == total || done % 5 == 0) {
+        if !self.quiet && (done == total || done.is_multiple_of(5)) {
             eprintln!("bootstrap: {done}/{total} resamples refit");
         }
     }

@@ -5,7 +5,7 @@
 //!      0     8   magic "STKCNNUE"
 //!      8     2   format version (1)
 //!     10     1   levels (1 to 4)
-//!     11     1   activation (1: squared clipped ReLU)
+//!     11     1   activation (1: squared clipped `ReLU`)
 //!     12     4   hidden neurons H (1 to 4096)
 //!     16     2   QA (255)   18  2  QB (1024)   20  2  SCALE (400)   22  2  0
 //!     24     2   length R of the rule-set id, then R bytes

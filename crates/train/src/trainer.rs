@@ -277,9 +277,9 @@ pub fn train(
                         sum.iter_mut().zip(&g.w1[r * h..(r + 1) * h]).for_each(|(a, b)| *a += b);
                     }
                 }
-                for n in 0..h {
+                for (n, g) in sum.iter().enumerate() {
                     let k = r * h + n;
-                    adam_step(&mut net.w1[k], sum[n] * scale, &mut a1.m[k], &mut a1.v[k], lr, c1, c2);
+                    adam_step(&mut net.w1[k], g * scale, &mut a1.m[k], &mut a1.v[k], lr, c1, c2);
                 }
             }
             for n in 0..h {

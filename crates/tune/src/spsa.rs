@@ -1,5 +1,5 @@
-//! SPSA (simultaneous perturbation stochastic approximation) as OpenBench and fishtest run it:
-//! each iteration perturbs every parameter at once by ±c_k, plays θ+ against θ−, and moves θ by
+//! SPSA (simultaneous perturbation stochastic approximation) as `OpenBench` and fishtest run it:
+//! each iteration perturbs every parameter at once by `±c_k`, plays `θ+` against `θ−`, and moves θ by
 //! the result along the perturbation.
 //!
 //! With `N` iterations, for each parameter its final perturbation `c_end` (the `step` given) and

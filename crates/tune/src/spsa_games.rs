@@ -134,7 +134,7 @@ impl<P: Position> Objective for GameObjective<'_, P> {
                         if i >= 2 * pairs {
                             break;
                         }
-                        let played = match player.play(i, self.halt) {
+                        let outcome = match player.play(i, self.halt) {
                             Ok(p) => p,
                             Err(e) => {
                                 *failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
@@ -143,11 +143,11 @@ impl<P: Position> Objective for GameObjective<'_, P> {
                             }
                         };
                         let mut t = total.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                        match played {
+                        match outcome {
                             // Even games: plus has White.
                             Some((rec, _)) => {
                                 let white = rec.white_points().unwrap_or(0.5);
-                                let plus_points = if i % 2 == 0 { white } else { 1.0 - white };
+                                let plus_points = if i.is_multiple_of(2) { white } else { 1.0 - white };
                                 if let Some(x) = t.as_mut() {
                                     *x += 2.0 * plus_points - 1.0;
                                 }

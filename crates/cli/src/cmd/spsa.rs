@@ -1,5 +1,5 @@
 //! `stackchess spsa`: tune numeric parameters (the search's margins, or evaluation keys) by play,
-//! θ+δ against θ−δ in colour-swapped pairs, as OpenBench and fishtest run SPSA (docs/tuning.md).
+//! `θ+δ` against `θ−δ` in colour-swapped pairs, as `OpenBench` and fishtest run SPSA (docs/tuning.md).
 
 use crate::common::EngineArgs;
 use anyhow::{bail, Context, Result};
@@ -33,7 +33,7 @@ pub struct Args {
     /// A time control instead, `40/60+0.6` or `10+0.1`.
     #[arg(long)]
     pub tc: Option<TimeControl>,
-    /// The learning rate at the end (OpenBench's r_end).
+    /// The learning rate at the end (`OpenBench`'s `r_end`).
     #[arg(long, default_value_t = spsa::Settings::default().r_end)]
     pub r_end: f64,
     /// Random plies of each opening.

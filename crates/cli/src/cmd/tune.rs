@@ -80,7 +80,7 @@ impl Args {
         if !(0.0..=1.0).contains(&self.lambda) {
             bail!("--lambda {}: give a weight from 0 to 1", self.lambda);
         }
-        if !(self.ridge >= 0.0 && self.ridge.is_finite()) || !(0.0..=1.0).contains(&self.band) {
+        if !(self.ridge >= 0.0 && self.ridge.is_finite() && (0.0..=1.0).contains(&self.band)) {
             bail!("--ridge {} / --band {}: give a weight of 0 or more and a share from 0 to 1", self.ridge, self.band);
         }
         let mut keep: Vec<String> = self.keep.clone();
