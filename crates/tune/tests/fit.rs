@@ -44,7 +44,9 @@ fn the_fit_recovers_a_known_model_and_holds_what_it_is_told() {
         let tol = if k.starts_with("value.") { 4 } else { 2 };
         assert!((got - want).abs() <= tol, "{k}: fitted {got}, true {want}");
     }
-    // Held keys stay at the start's values; the same fit on one thread is the same fit.
+    // Held keys stay at the start's values; the same fit on one thread is the same fit (on fewer
+    // rows: these checks need no precision).
+    let rows = synthetic(30_000, &truth, 1.3, 6);
     let keep = vec!["value.knight.eg".to_owned(), "passed.mg".to_owned(), "scale.drawish".to_owned()];
     let held =
         fit(&rows, None, &prior, &prior, &FitOptions { keep: keep.clone(), threads: 1, ..opts.clone() }).unwrap();
