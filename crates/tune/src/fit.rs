@@ -389,7 +389,11 @@ pub fn fit(
     opts: &FitOptions,
 ) -> Result<Fit, FitError> {
     if rows.len() < 2 * EvalParams::COUNT {
-        return Err(FitError::NoData(format!("{} positions", rows.len())));
+        return Err(FitError::NoData(format!(
+            "{} positions (the fit needs at least {}, twice the keys: make more data)",
+            rows.len(),
+            2 * EvalParams::COUNT
+        )));
     }
     let threads = threads_or_all(opts.threads);
     let rms = rows.column_rms();

@@ -117,8 +117,8 @@ pub struct Outcome {
     pub prior: EvalParams,
     /// Which parameters were fitted.
     pub fitted: [bool; EvalParams::COUNT],
-    /// Bootstrap standard errors (0 where not fitted or without a bootstrap).
-    pub errors: [f64; EvalParams::COUNT],
+    /// Bootstrap standard errors (0 where not fitted); `None` without a bootstrap.
+    pub errors: Option<[f64; EvalParams::COUNT]>,
     /// The fitted scale, and the prior's best one.
     pub k: f64,
     /// The prior's best scale on the training positions.
@@ -201,9 +201,13 @@ pub fn tune<P: Position>(
         fit_holdout: loss(&holdout, None, &fitted.params, fitted.k, threads),
     };
     let total = settings.bootstrap;
-    let errors = standard_errors(&train, &fitted, prior, &settings.fit, total, settings.seed, &mut |d| {
-        hook.resampled(d, total);
-    })?;
+    let errors = if total == 0 {
+        None
+    } else {
+        Some(standard_errors(&train, &fitted, prior, &settings.fit, total, settings.seed, &mut |d| {
+            hook.resampled(d, total);
+        })?)
+    };
     Ok(Outcome {
         params: fitted.params.clone(),
         prior: prior.clone(),
@@ -267,7 +271,7 @@ impl Outcome {
         out.push_str("format = 2\n");
         for (j, (key, v)) in EvalParams::KEYS.iter().zip(self.params.values()).enumerate() {
             let note = if self.fitted[j] {
-                format!("± {:.1}", self.errors[j])
+                self.errors.map_or_else(|| "fitted".to_owned(), |e| format!("± {:.1}", e[j]))
             } else if HELD.contains(key) {
                 "held".to_owned()
             } else {

@@ -147,7 +147,11 @@ pub fn run(a: &Args) -> Result<()> {
     writeln!(out, "fit            {:.5}    {:.5}    {:.4}", l.fit_train, l.fit_holdout, o.k)?;
     writeln!(out, "{:<24} {:>7} {:>7} {:>7}", "parameter", "prior", "fit", "s.e.")?;
     for (j, ((k, p), f)) in EvalParams::KEYS.iter().zip(o.prior.values()).zip(o.params.values()).enumerate() {
-        let se = if o.fitted[j] { format!("{:.1}", o.errors[j]) } else { "held".to_owned() };
+        let se = match (o.fitted[j], o.errors) {
+            (false, _) => "held".to_owned(),
+            (true, Some(e)) => format!("{:.1}", e[j]),
+            (true, None) => "-".to_owned(),
+        };
         writeln!(out, "{k:<24} {p:>7} {f:>7} {se:>7}{}", if p == f { "" } else { " *" })?;
     }
     writeln!(
