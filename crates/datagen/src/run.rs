@@ -184,7 +184,7 @@ pub fn generate<P: Position>(
     out: &Path,
     command: &str,
     halt: &AtomicBool,
-    hook: &mut dyn Hook,
+    hook: &mut (impl Hook + ?Sized),
 ) -> Result<Summary, Error> {
     let start = Instant::now();
     if settings.nodes == 0 || settings.games == 0 || settings.batch == 0 {
@@ -322,7 +322,7 @@ fn play_batch<P: Position>(
     batch: &[u64],
     threads: usize,
     halt: &AtomicBool,
-    hook: &mut dyn Hook,
+    hook: &mut (impl Hook + ?Sized),
 ) -> Result<Option<Vec<Played<P>>>, Error> {
     let quiet_config = SearchConfig { hash_mb: 0, ..engine.clone() };
     parallel(

@@ -172,7 +172,7 @@ fn make_data<P: Position>(
         ..settings.data.clone()
     };
     loop {
-        generate::<P>(rules, player, &data, path, command, halt, &mut Forward(hook))?;
+        generate::<P>(rules, player, &data, path, command, halt, hook)?;
         let have = DataReader::open(path)?.positions;
         if have >= settings.positions {
             return Ok(());
@@ -267,19 +267,6 @@ fn gate<P: Position>(
         tally.add(r);
     }
     Ok(EloEstimate::pentanomial(&tally.penta))
-}
-
-struct Forward<'a>(&'a mut dyn Hook);
-impl stackchess_datagen::Hook for Forward<'_> {
-    fn begin(&mut self, games: u64, done: u64, positions: u64) {
-        self.0.begin(games, done, positions);
-    }
-    fn played(&mut self) {
-        self.0.played();
-    }
-    fn committed(&mut self, games: u64, positions: u64) {
-        self.0.committed(games, positions);
-    }
 }
 
 struct Epochs<'a>(&'a mut dyn Hook);

@@ -174,7 +174,7 @@ pub fn tune<P: Position>(
     hook: &mut dyn Hook,
 ) -> Result<Outcome, TuneError> {
     let files = if settings.from.is_empty() {
-        generate::<P>(rules, engine, &settings.data, data_path, command, halt, &mut Forward(hook))?;
+        generate::<P>(rules, engine, &settings.data, data_path, command, halt, hook)?;
         vec![data_path.to_owned()]
     } else {
         settings.from.clone()
@@ -225,20 +225,6 @@ pub fn tune<P: Position>(
 
 fn games(rows: &Rows) -> usize {
     rows.game.iter().collect::<HashSet<_>>().len()
-}
-
-/// Forwards the data run's progress.
-struct Forward<'a>(&'a mut dyn Hook);
-impl stackchess_datagen::Hook for Forward<'_> {
-    fn begin(&mut self, games: u64, done: u64, positions: u64) {
-        self.0.begin(games, done, positions);
-    }
-    fn played(&mut self) {
-        self.0.played();
-    }
-    fn committed(&mut self, games: u64, positions: u64) {
-        self.0.committed(games, positions);
-    }
 }
 
 impl Outcome {
