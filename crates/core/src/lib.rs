@@ -3,6 +3,7 @@
 //! `core` names no concrete variant: rule crates implement [`Position`], and everything
 //! here (perft, notation, game history and outcome) works for all of them.
 
+mod diagram;
 mod error;
 mod game;
 mod lfen;
@@ -13,8 +14,9 @@ mod piece;
 mod position;
 mod zobrist;
 
+pub use diagram::diagram;
 pub use error::{IllegalMove, LfenError, LfenField, ParseMoveError};
-pub use game::Game;
+pub use game::{outcome_in_game, repetitions, Game};
 pub use lfen::{parse_placement, split_lfen, write_lfen, LfenFields, LfenState};
 pub use mv::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use notation::{coord, parse_coord, parse_move, parse_san, san};
