@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-view", 5),
     ("stackchess-selfplay", 6),
     ("stackchess-analysis", 6),
+    ("stackchess-python", 6),
     ("stackchess-tune", 7),
     ("stackchess", 8),
     // Tools over everything.
@@ -44,6 +45,7 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("shakmaty", &["stackchess-book", "stackchess-benches"]),
     ("pgn-reader", &[]),
     ("headless_chrome", &[]),
+    ("pyo3", &["stackchess-python"]),
 ];
 
 /// Each workspace package with its normal dependencies.
@@ -112,4 +114,5 @@ fn heavy_and_special_crates_stay_where_they_belong() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(packages["stackchess-analysis"].iter().any(|(d, _)| d == "polars"));
+    assert!(packages["stackchess-python"].iter().any(|(d, _)| d == "pyo3"));
 }
