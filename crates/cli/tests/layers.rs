@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-reference", 0),
     ("stackchess-core", 1),
     ("stackchess-rules", 2),
+    ("stackchess-nnue", 2),
     ("stackchess-board", 3),
     ("stackchess-malka", 4),
     ("stackchess-traditional", 4),
@@ -26,11 +27,13 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-selfplay", 6),
     ("stackchess-analysis", 6),
     ("stackchess-python", 6),
-    ("stackchess-tune", 7),
-    ("stackchess", 8),
+    ("stackchess-datagen", 7),
+    ("stackchess-tune", 8),
+    ("stackchess-train", 8),
+    ("stackchess", 9),
     // Tools over everything.
-    ("stackchess-benches", 9),
-    ("xtask", 9),
+    ("stackchess-benches", 10),
+    ("xtask", 10),
 ];
 
 /// Outside crates allowed only in these packages (normal dependencies).
@@ -39,7 +42,7 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("polars-io", &["stackchess-analysis"]),
     ("clap", &["stackchess"]),
     ("indicatif", &["stackchess"]),
-    ("rayon", &["stackchess", "stackchess-selfplay"]),
+    ("rayon", &["stackchess", "stackchess-selfplay", "stackchess-datagen"]),
     ("criterion", &["stackchess-benches"]),
     ("cozy-chess", &["stackchess-benches"]),
     ("shakmaty", &["stackchess-book", "stackchess-benches"]),
