@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-view", 5),
     ("stackchess-selfplay", 6),
     ("stackchess-analysis", 6),
+    ("stackchess-python", 6),
     ("stackchess-datagen", 7),
     ("stackchess-tune", 8),
     ("stackchess-train", 8),
@@ -47,6 +48,7 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("shakmaty", &["stackchess-book", "stackchess-benches"]),
     ("pgn-reader", &[]),
     ("headless_chrome", &[]),
+    ("pyo3", &["stackchess-python"]),
 ];
 
 /// Each workspace package with its normal dependencies.
@@ -115,4 +117,5 @@ fn heavy_and_special_crates_stay_where_they_belong() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(packages["stackchess-analysis"].iter().any(|(d, _)| d == "polars"));
+    assert!(packages["stackchess-python"].iter().any(|(d, _)| d == "pyo3"));
 }
