@@ -16,6 +16,7 @@ pub mod perft;
 pub mod replay;
 pub mod rules;
 pub mod selfplay;
+pub mod serve;
 pub mod show;
 #[cfg(feature = "analysis")]
 pub mod stats;
