@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-selfplay", 6),
     ("stackchess-analysis", 6),
     ("stackchess-tune", 7),
+    ("stackchess-serve", 7),
     ("stackchess", 8),
     // Tools over everything.
     ("stackchess-benches", 9),
@@ -44,6 +45,10 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("shakmaty", &["stackchess-book", "stackchess-benches"]),
     ("pgn-reader", &[]),
     ("headless_chrome", &[]),
+    // The web server of `stackchess serve` and the runtime under it.
+    ("axum", &["stackchess-serve"]),
+    ("tokio", &["stackchess-serve"]),
+    ("tungstenite", &[]),
 ];
 
 /// Each workspace package with its normal dependencies.

@@ -293,6 +293,7 @@
     st.dataset.node = String(S.node);
     st.dataset.lfen = S.lfen;
     st.dataset.turn = S.turn;
+    st.dataset.game = S.game || '';
     st.dataset.outcome = S.outcome ? S.outcome.result + ' ' + S.outcome.reason : '';
     const ply = S.path.length - 1;
     st.append(`${S.variant} \u00b7 ply ${ply} \u00b7 ${S.turn === 'w' ? 'White' : 'Black'} to move`);
@@ -354,6 +355,7 @@
         else if (i === 0) row.append(`${num}\u2026 `);
         const m = el('span', 'pm', san);
         m.dataset.i = String(i);
+        m.dataset.uci = l.uci[i];
         m.title = 'play the line to here';
         m.addEventListener('click', () => send({ t: 'line', node: have.node, moves: l.uci.slice(0, i + 1) }));
         row.append(m, ' ');

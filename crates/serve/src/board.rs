@@ -18,7 +18,7 @@ use tokio::sync::mpsc::UnboundedSender;
 pub const MAX_MULTIPV: usize = 5;
 
 /// What a tab keeps when its board is replaced (a new game, another rule set).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Analysis on.
     pub analysing: bool,
@@ -55,6 +55,13 @@ pub trait AnyBoard: Send {
     fn refresh(&mut self);
     /// The settings to carry over.
     fn settings(&self) -> Settings;
+}
+
+impl Default for Settings {
+    /// Analysis off, three lines when it is switched on, no engine opponent.
+    fn default() -> Self {
+        Settings { analysing: false, multipv: 3, engine: None }
+    }
 }
 
 struct Opponent {
@@ -316,7 +323,12 @@ impl<P: Position> Board<P> {
         };
         let date = stackchess_selfplay::manifest::pgn_date_now();
         let pgn = game_text("stackchess analysis board", &date, &rec, &text);
-        pgn.lines().filter(|l| *l != "[GameId \"\"]").map(|l| format!("{l}\n")).collect()
+        let mut out = String::with_capacity(pgn.len());
+        for line in pgn.lines().filter(|l| *l != "[GameId \"\"]") {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
     }
 
     fn play_line(&mut self, node: usize, moves: &[String]) -> Result<(), String> {

@@ -20,9 +20,6 @@ mod session;
 mod tree;
 
 pub use board::MAX_MULTIPV;
-pub use protocol::{ClientMsg, LimitMsg};
-pub use session::setup_lfen;
-pub use tree::Tree;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;

@@ -47,16 +47,19 @@ impl<P: Position> Tree<P> {
     }
 
     /// The node `id`, if there is one.
+    #[must_use]
     pub fn get(&self, id: usize) -> Option<&Node<P>> {
         self.nodes.get(id)
     }
 
     /// The number of nodes.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
 
     /// The most nodes the tree holds.
+    #[must_use]
     pub fn cap(&self) -> usize {
         self.cap
     }
@@ -87,6 +90,7 @@ impl<P: Position> Tree<P> {
     }
 
     /// The ids from the root to `id`, both included.
+    #[must_use]
     pub fn path(&self, id: usize) -> Vec<usize> {
         let mut out = vec![id];
         let mut at = id;
@@ -108,12 +112,14 @@ impl<P: Position> Tree<P> {
     }
 
     /// Where "forward" goes from `id`: the child last visited, else the main line.
+    #[must_use]
     pub fn forward(&self, id: usize) -> Option<usize> {
         let n = &self.nodes[id];
         n.last.or_else(|| n.children.first().copied())
     }
 
     /// The end of the line through `id`: forward from it until there is no move.
+    #[must_use]
     pub fn line_end(&self, id: usize) -> usize {
         let mut at = id;
         while let Some(next) = self.forward(at) {
@@ -169,6 +175,7 @@ impl<P: Position> Tree<P> {
     }
 
     /// The tree as the page draws it, in id order.
+    #[must_use]
     pub fn view(&self) -> Vec<NodeView> {
         self.nodes.iter().map(|n| NodeView { p: n.parent, s: n.san.clone(), c: n.children.clone() }).collect()
     }
