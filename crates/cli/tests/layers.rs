@@ -25,12 +25,13 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-view", 5),
     ("stackchess-selfplay", 6),
     ("stackchess-analysis", 6),
-    ("stackchess-tune", 7),
+    ("stackchess-datagen", 7),
     ("stackchess-serve", 7),
-    ("stackchess", 8),
+    ("stackchess-tune", 8),
+    ("stackchess", 9),
     // Tools over everything.
-    ("stackchess-benches", 9),
-    ("xtask", 9),
+    ("stackchess-benches", 10),
+    ("xtask", 10),
 ];
 
 /// Outside crates allowed only in these packages (normal dependencies).
@@ -39,7 +40,7 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("polars-io", &["stackchess-analysis"]),
     ("clap", &["stackchess"]),
     ("indicatif", &["stackchess"]),
-    ("rayon", &["stackchess", "stackchess-selfplay"]),
+    ("rayon", &["stackchess", "stackchess-selfplay", "stackchess-datagen"]),
     ("criterion", &["stackchess-benches"]),
     ("cozy-chess", &["stackchess-benches"]),
     ("shakmaty", &["stackchess-book", "stackchess-benches"]),
