@@ -49,9 +49,10 @@ pub struct EngineArgs {
     /// Plain alpha-beta (no TT, PVS, aspiration, null move, LMR, killers, history, extensions, pruning).
     #[arg(long)]
     pub plain: bool,
-    /// The evaluation: `linear` (the parameters above), or `net:FILE`, a network trained for the
-    /// rule set (`stackchess train`; its piece values still come from the parameters).
-    #[arg(long, value_name = "linear|net:FILE", default_value = "linear")]
+    /// The evaluation: `default` (the rule set's: its net when it ships one, else the
+    /// parameters), `linear` (the parameters), or `net:FILE`, a network trained for the rule set
+    /// (`stackchess train`; piece values for move ordering still come from the parameters).
+    #[arg(long, value_name = "default|linear|net:FILE", default_value = "default")]
     pub eval: String,
 }
 
@@ -97,7 +98,8 @@ impl EngineArgs {
     }
 }
 
-/// The net `--eval` names (`None` for `linear`), read for the rule set `variant`.
+/// The net `--eval` names (`None` for `linear`, and for `default` where the rule set ships none),
+/// read for the rule set `variant`.
 pub fn net_of(eval: &str, variant: &str) -> Result<Option<stackchess_search::NetFile>> {
     struct Load<'a>(&'a std::path::Path);
     impl stackchess_variants::WithPosition for Load<'_> {
@@ -107,8 +109,21 @@ pub fn net_of(eval: &str, variant: &str) -> Result<Option<stackchess_search::Net
         }
     }
     match eval.strip_prefix("net:") {
-        None if eval == "linear" || eval.is_empty() => Ok(None),
-        None => anyhow::bail!("--eval {eval}: give linear or net:FILE"),
+        None if eval == "linear" => Ok(None),
+        None if eval == "default" || eval.is_empty() => {
+            let v: Variant = variant.parse()?;
+            let Some(bytes) = v.default_net() else { return Ok(None) };
+            let name = format!("the built-in net of {v}");
+            let net = stackchess_nnue::Net::from_bytes(bytes, &name)?;
+            anyhow::ensure!(
+                net.rules_id == v.rules_id(),
+                "{name} is for rule set {}, not {}",
+                net.rules_id,
+                v.rules_id()
+            );
+            Ok(Some(stackchess_search::NetFile { path: format!("builtin:{v}"), net: std::sync::Arc::new(net) }))
+        }
+        None => anyhow::bail!("--eval {eval}: give default, linear or net:FILE"),
         Some(path) => {
             let v: Variant = variant.parse()?;
             Ok(Some(v.with(Load(std::path::Path::new(path))).with_context(|| format!("--eval {eval}"))?))

@@ -45,7 +45,7 @@ impl stackchess_tune::Hook for Ui {
         }
     }
     fn resampled(&mut self, done: usize, total: usize) {
-        if !self.quiet && (done == total || done % 5 == 0) {
+        if !self.quiet && (done == total || done.is_multiple_of(5)) {
             eprintln!("bootstrap: {done}/{total} resamples refit");
         }
     }
@@ -62,7 +62,8 @@ pub fn tune(variant: Variant, engine: &SearchConfig, settings: &Settings, data: 
             let _run = crate::interrupt::run()?;
             let command = std::env::args().collect::<Vec<_>>().join(" ");
             let mut ui = Ui { bar: None, quiet };
-            let out = stackchess_tune::tune::<P>(rules, engine, settings, data, &command, &crate::interrupt::STOP, &mut ui);
+            let out =
+                stackchess_tune::tune::<P>(rules, engine, settings, data, &command, &crate::interrupt::STOP, &mut ui);
             if let Some(b) = &ui.bar {
                 b.finish();
             }

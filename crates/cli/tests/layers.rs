@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-reference", 0),
     ("stackchess-core", 1),
     ("stackchess-rules", 2),
+    ("stackchess-nnue", 2),
     ("stackchess-board", 3),
     ("stackchess-malka", 4),
     ("stackchess-traditional", 4),
@@ -28,6 +29,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-datagen", 7),
     ("stackchess-serve", 7),
     ("stackchess-tune", 8),
+    ("stackchess-train", 8),
     ("stackchess", 9),
     // Tools over everything.
     ("stackchess-benches", 10),

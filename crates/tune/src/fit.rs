@@ -51,7 +51,14 @@ pub struct FitOptions {
 
 impl Default for FitOptions {
     fn default() -> Self {
-        FitOptions { threads: 0, max_iters: 400, ridge: DEFAULT_RIDGE, band: 0.5, keep: Vec::new(), legal_mobility: false }
+        FitOptions {
+            threads: 0,
+            max_iters: 400,
+            ridge: DEFAULT_RIDGE,
+            band: 0.5,
+            keep: Vec::new(),
+            legal_mobility: false,
+        }
     }
 }
 

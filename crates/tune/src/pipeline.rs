@@ -39,7 +39,13 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             from: Vec::new(),
-            data: stackchess_datagen::Settings { games: 4000, nodes: 1000, per_game: 8, label_nodes: 10_000, ..Default::default() },
+            data: stackchess_datagen::Settings {
+                games: 4000,
+                nodes: 1000,
+                per_game: 8,
+                label_nodes: 10_000,
+                ..Default::default()
+            },
             labels: Labels::default(),
             holdout: 0.1,
             seed: 1,
@@ -247,8 +253,16 @@ impl Outcome {
             "# {} positions fitted ({} games), {} held out ({} games)\n\
              # mean loss, training / held out: prior {:.5} / {:.5} (K {:.4}); fit {:.5} / {:.5} (K {:.4})\n\
              # each value: the fit, then its bootstrap standard error over games",
-            self.positions.0, self.games.0, self.positions.1, self.games.1, l.prior_train, l.prior_holdout, self.prior_k,
-            l.fit_train, l.fit_holdout, self.k
+            self.positions.0,
+            self.games.0,
+            self.positions.1,
+            self.games.1,
+            l.prior_train,
+            l.prior_holdout,
+            self.prior_k,
+            l.fit_train,
+            l.fit_holdout,
+            self.k
         );
         out.push_str("format = 2\n");
         for (j, (key, v)) in EvalParams::KEYS.iter().zip(self.params.values()).enumerate() {

@@ -114,7 +114,10 @@ impl generations::Hook for Ui {
 }
 
 fn line(r: &Generation) -> String {
-    let gate = r.gate.as_ref().map_or_else(|| "no games".to_owned(), |e| format!("{:+.1} [{:+.1}, {:+.1}] Elo", e.elo, e.lower, e.upper));
+    let gate = r
+        .gate
+        .as_ref()
+        .map_or_else(|| "no games".to_owned(), |e| format!("{:+.1} [{:+.1}, {:+.1}] Elo", e.elo, e.lower, e.upper));
     format!(
         "generation {}: {} positions in all, held-out error {:.6}; against the best: {gate}; {}",
         r.generation,
@@ -142,7 +145,13 @@ impl WithPosition for Run<'_> {
                 threads: a.threads,
                 ..stackchess_datagen::Settings::default()
             },
-            train: Options { hidden: a.hidden, epochs: a.epochs, seed: a.seed, threads: a.threads, ..Options::default() },
+            train: Options {
+                hidden: a.hidden,
+                epochs: a.epochs,
+                seed: a.seed,
+                threads: a.threads,
+                ..Options::default()
+            },
             labels: Labels { lambda: a.lambda, ..Labels::default() },
             holdout: 0.05,
             gate_games: a.gate_games,
