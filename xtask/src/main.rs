@@ -5,8 +5,10 @@
 //!   reasonable time, and writes `data/perft/<variant>.perft`.
 //! - `perft-deep`: the deep counts the normal test run skips (fide start position depth 6 and the
 //!   full golden files), checked against the files.
-//! - `ci`: the sequence `.ci/run` runs (fmt, clippy, tests).
-//! - `report-check`, `viewer-check`: the HTML report and the game viewer in headless Chromium.
+//! - `ci`: runs `.ci/run` itself (fmt, clippy, the tests, the PolyGlot test, python-chess, the
+//!   Python package, the browser checks), so the two cannot drift apart.
+//! - `report-check`, `viewer-check`, `serve-check`: the HTML report, the game viewer and the
+//!   analysis board of `stackchess serve` in headless Chromium.
 
 use anyhow::{bail, Context, Result};
 use stackchess_core::Rules as _;
@@ -137,9 +139,8 @@ fn run(cmd: &mut Command) -> Result<()> {
 }
 
 fn ci() -> Result<()> {
-    run(Command::new("cargo").args(["fmt", "--all", "--check"]))?;
-    run(Command::new("cargo").args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
-    run(Command::new("cargo").args(["test", "--workspace"]))
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/run");
+    run(Command::new("bash").arg(script))
 }
 
 /// Renders the HTML report of the analysis fixtures in headless Chromium and checks the
@@ -157,15 +158,16 @@ fn report_check() -> Result<()> {
     ]))
 }
 
-/// Drives the game viewer in headless Chromium: the ignored tests of `crates/cli/tests/viewer_browser.rs`
-/// (a small real run stepped through and filtered; a page of 1000 games timed).
-fn viewer_check() -> Result<()> {
+/// Runs the CLI's ignored browser tests `test` in headless Chromium: `viewer_browser` (a small real
+/// run stepped through and filtered; a page of 1000 games timed) or `serve_browser` (the analysis
+/// board clicked and dragged as a person uses it).
+fn browser_check(test: &str) -> Result<()> {
     if Command::new("chromium").arg("--version").output().is_err() {
         bail!("chromium is not on the PATH (apt-get install -y chromium)");
     }
     // `--workspace` (the test target is the CLI's alone) resolves features as `cargo test --workspace`
     // does, so CI reuses that build instead of building polars again for `-p stackchess`.
-    run(Command::new("cargo").args(["test", "--workspace", "--test", "viewer_browser", "--"]).args([
+    run(Command::new("cargo").args(["test", "--workspace", "--test", test, "--"]).args([
         "--ignored",
         "--nocapture",
         "--test-threads=1",
@@ -179,7 +181,10 @@ fn main() -> Result<()> {
         Some("perft-deep") => deep(),
         Some("ci") => ci(),
         Some("report-check") => report_check(),
-        Some("viewer-check") => viewer_check(),
-        _ => bail!("usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci | report-check | viewer-check"),
+        Some("viewer-check") => browser_check("viewer_browser"),
+        Some("serve-check") => browser_check("serve_browser"),
+        _ => bail!(
+            "usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci | report-check | viewer-check | serve-check"
+        ),
     }
 }

@@ -63,6 +63,8 @@ enum Command {
     View(cmd::view::Args),
     /// Print a recorded game's position at a ply, levels side by side.
     Replay(cmd::replay::Args),
+    /// A local analysis board in the browser: move, analyse, play the engine, open recorded games.
+    Serve(cmd::serve::Args),
     /// Balance statistics of self-play directories: W/D/L, White's score and Elo, lengths, terminations, piece values.
     #[cfg(feature = "analysis")]
     Stats(cmd::stats::Args),
@@ -91,6 +93,7 @@ fn main() -> ExitCode {
         Command::Rules(a) => cmd::rules::run(&a),
         Command::View(a) => cmd::view::run(&a),
         Command::Replay(a) => cmd::replay::run(&a),
+        Command::Serve(a) => cmd::serve::run(&a),
         Command::Tune(a) => cmd::tune::run(&a),
         Command::Datagen(a) => cmd::datagen::run(&a),
         Command::Data(a) => cmd::data::run(&a),

@@ -44,6 +44,12 @@ fn apply_accepts_coordinates_and_san_and_names_an_illegal_move() {
     let (ok, out, _) = run(&["apply", "--variant", "traditional", "1e2-3e4", "3d7-1d5"]);
     assert!(ok, "{out}");
     assert!(out.contains(" w KQkq 2d6 0 2"), "{out}");
+    // No moves: the position itself, as the engine writes it.
+    let (ok, out, _) = run(&["apply", "--variant", "fide"]);
+    assert!(ok);
+    assert_eq!(out.trim(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let (ok, out, _) = run(&["apply", "--variant", "fide", "--lfen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]);
+    assert!(ok && out.trim() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "{out}");
     let (ok, _, err) = run(&["apply", "--variant", "malka", "2e3", "1e23e4"]);
     assert!(!ok);
     assert!(err.contains("move 2 ('1e23e4')") && err.contains("b KQkq - 0 1"), "{err}");

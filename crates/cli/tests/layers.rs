@@ -28,6 +28,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-analysis", 6),
     ("stackchess-python", 6),
     ("stackchess-datagen", 7),
+    ("stackchess-serve", 7),
     ("stackchess-tune", 8),
     ("stackchess-train", 8),
     ("stackchess", 9),
@@ -49,6 +50,10 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("pgn-reader", &[]),
     ("headless_chrome", &[]),
     ("pyo3", &["stackchess-python"]),
+    // The web server of `stackchess serve` and the runtime under it.
+    ("axum", &["stackchess-serve"]),
+    ("tokio", &["stackchess-serve"]),
+    ("tungstenite", &[]),
 ];
 
 /// Each workspace package with its normal dependencies.

@@ -11,8 +11,8 @@ use std::io::Write as _;
 pub struct Args {
     #[command(flatten)]
     pos: PositionArgs,
-    /// Moves in coordinate notation (1e21e3) or SAN (2e3, N2b3).
-    #[arg(required = true)]
+    /// Moves in coordinate notation (1e21e3) or SAN (2e3, N2b3); none prints the position itself
+    /// (the start position, or `--lfen` as the engine writes it).
     moves: Vec<String>,
 }
 

@@ -19,6 +19,7 @@ pub mod perft;
 pub mod replay;
 pub mod rules;
 pub mod selfplay;
+pub mod serve;
 pub mod show;
 pub mod spsa;
 #[cfg(feature = "analysis")]
