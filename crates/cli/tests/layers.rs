@@ -26,6 +26,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-selfplay", 6),
     ("stackchess-analysis", 6),
     ("stackchess-tune", 7),
+    // The parsers' invariants for the fuzz targets and property tests (docs/reliability.md).
+    ("stackchess-checks", 7),
     ("stackchess", 8),
     // Tools over everything.
     ("stackchess-benches", 9),
