@@ -7,6 +7,10 @@
 //!   full golden files), checked against the files.
 //! - `ci`: the sequence `.ci/run` runs (fmt, clippy, tests).
 //! - `report-check`, `viewer-check`: the HTML report and the game viewer in headless Chromium.
+//! - `fuzz [--seconds S] [--rule-sets N] [--only T1,T2] [--seed]`: the random rule sets and the
+//!   coverage-guided fuzz targets (`fuzz.rs`, docs/reliability.md).
+
+mod fuzz;
 
 use anyhow::{bail, Context, Result};
 use stackchess_core::Rules as _;
@@ -180,6 +184,10 @@ fn main() -> Result<()> {
         Some("ci") => ci(),
         Some("report-check") => report_check(),
         Some("viewer-check") => viewer_check(),
-        _ => bail!("usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci | report-check | viewer-check"),
+        Some("fuzz") => fuzz::fuzz(&root(), &args[1..]),
+        Some("fuzz-rule-sets") => fuzz::rule_sets_child(&args[1..]),
+        _ => bail!(
+            "usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci | report-check | viewer-check | fuzz [--seconds S] [--rule-sets N] [--only T1,T2] [--seed]"
+        ),
     }
 }
