@@ -278,8 +278,8 @@ fn kill_9_at_twenty_moments_then_resume_gives_the_uninterrupted_games() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        // 20 moments from just after start-up to a few games in: 15 ms to 300 ms.
-        std::thread::sleep(Duration::from_millis(15 + (point * 7919) % 285));
+        // 20 moments from just after start-up to a few games in: 10 ms to 160 ms.
+        std::thread::sleep(Duration::from_millis(10 + (point * 7919) % 150));
         if child.try_wait().unwrap().is_none() {
             killed_running += 1;
         }

@@ -460,9 +460,15 @@ pub fn run<P: Position>(
     })
 }
 
-/// Whether `dir` holds anything but its lock file.
+/// Whether `dir` holds anything but its lock file and the temporary file of a manifest whose
+/// first write was cut short (a kill before the run's first file: the run is still to begin).
 fn has_files(dir: &Path) -> bool {
-    std::fs::read_dir(dir).is_ok_and(|d| d.flatten().any(|e| !stackchess_records::is_lock_file(&e.file_name())))
+    std::fs::read_dir(dir).is_ok_and(|d| {
+        d.flatten().any(|e| {
+            let name = e.file_name();
+            !stackchess_records::is_lock_file(&name) && name != "manifest.json.tmp"
+        })
+    })
 }
 
 /// Takes the lock of the run directory before anything of the run is read or written: for a
