@@ -159,7 +159,12 @@ fn coverage_guided(root: &Path, o: &Options) -> Result<()> {
     }
     let fuzz = root.join("fuzz");
     let t = Instant::now();
-    let status = Command::new("cargo").args(["+nightly", "fuzz", "build", "-s", "none"]).current_dir(&fuzz).status()?;
+    // The fuzz crate's own target folder, whatever CARGO_TARGET_DIR the workspace builds in.
+    let status = Command::new("cargo")
+        .args(["+nightly", "fuzz", "build", "-s", "none"])
+        .env_remove("CARGO_TARGET_DIR")
+        .current_dir(&fuzz)
+        .status()?;
     if !status.success() {
         bail!("cargo +nightly fuzz build failed: {status}");
     }
@@ -230,7 +235,7 @@ fn run_target(fuzz: &Path, bin: &Path, name: &str, seconds: u64) -> Result<Ran> 
             .output()
             .with_context(|| format!("running {}", bin.display()))?;
         let log = String::from_utf8_lossy(&out.stderr);
-        let done = log.lines().rev().find(|l| l.contains(" DONE ") || l.contains("stat::number_of_executed_units"));
+        let done = log.lines().rev().find(|l| l.contains("DONE ") && l.contains("cov:"));
         ran.execs += stat(&log, "stat::number_of_executed_units:").unwrap_or(0);
         if let Some(line) = done {
             ran.cov = ran.cov.max(field(line, "cov:").unwrap_or(0));
