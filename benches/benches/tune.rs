@@ -5,19 +5,22 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use stackchess_search::EvalParams;
-use stackchess_tune::data::synthetic;
+use stackchess_tune::rows::synthetic;
 use stackchess_tune::{fit, FitOptions};
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {
-    let truth = EvalParams { value: [100, 410, 380, 620, 560], tempo: 18, bishop_pair: 45, ..EvalParams::default() };
+    let mut truth = EvalParams { tempo: 18, ..EvalParams::default() };
+    truth.mg[stackchess_search::term::VALUE + 1] = 410;
+    truth.eg[stackchess_search::term::VALUE + 1] = 450;
     let n = 1_000_000;
     let data = synthetic(n, &truth, 1.2, 1);
     let mut group = c.benchmark_group("tune");
     group.sample_size(10);
     group.throughput(Throughput::Elements(n as u64));
     group.bench_function("fit 1M positions", |b| {
-        b.iter(|| fit(black_box(&data), &EvalParams::default(), &FitOptions::default()).expect("a fit"));
+        let prior = EvalParams::default();
+        b.iter(|| fit(black_box(&data), None, &prior, &prior, &FitOptions::default()).expect("a fit"));
     });
     group.finish();
 }

@@ -167,6 +167,7 @@ impl<const L: usize> Rules for &'static Tables<L> {
 impl<const L: usize> Position for Board<L> {
     const LEVELS: usize = L;
     type Rules = &'static Tables<L>;
+    type Cells = Bitboard<L>;
 
     fn rules(&self) -> &'static Tables<L> {
         self.t
@@ -207,6 +208,23 @@ impl<const L: usize> Position for Board<L> {
     fn is_check(&self) -> bool {
         let us = self.turn;
         self.is_attacked(self.king(us), us.other(), self.occupied())
+    }
+
+    fn attacks(&self, c: Cell) -> Bitboard<L> {
+        match self.placed.piece_at(c) {
+            None => Bitboard::EMPTY,
+            Some(p) if p.role == Role::Pawn => self.t.pawn_captures[p.color.index()][c],
+            Some(p) if self.t.planar => self.piece_attacks::<true>(p.role, c, self.occupied()),
+            Some(p) => self.piece_attacks::<false>(p.role, c, self.occupied()),
+        }
+    }
+
+    fn pieces_of(&self, color: Color) -> Bitboard<L> {
+        self.placed.by_color[color.index()]
+    }
+
+    fn pieces(&self, color: Color, role: Role) -> Bitboard<L> {
+        Board::pieces(self, color, role)
     }
 
     fn legal_moves(&self, moves: &mut MoveList) {

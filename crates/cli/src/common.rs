@@ -49,6 +49,10 @@ pub struct EngineArgs {
     /// Plain alpha-beta (no TT, PVS, aspiration, null move, LMR, killers, history, extensions, pruning).
     #[arg(long)]
     pub plain: bool,
+    /// The evaluation: `linear` (the parameters above), or `net:FILE`, a network trained for the
+    /// rule set (`stackchess train`; its piece values still come from the parameters).
+    #[arg(long, value_name = "linear|net:FILE", default_value = "linear")]
+    pub eval: String,
 }
 
 impl EngineArgs {
@@ -88,7 +92,27 @@ impl EngineArgs {
         if !self.param.is_empty() {
             c.eval_source = format!("{} with --param {}", c.eval_source, self.param.join(" --param "));
         }
+        c.net = net_of(&self.eval, variant)?;
         Ok(c)
+    }
+}
+
+/// The net `--eval` names (`None` for `linear`), read for the rule set `variant`.
+pub fn net_of(eval: &str, variant: &str) -> Result<Option<stackchess_search::NetFile>> {
+    struct Load<'a>(&'a std::path::Path);
+    impl stackchess_variants::WithPosition for Load<'_> {
+        type Output = Result<stackchess_search::NetFile, stackchess_nnue::NetError>;
+        fn call<P: Position>(self, rules: P::Rules) -> Self::Output {
+            stackchess_search::NetFile::load::<P>(rules, self.0)
+        }
+    }
+    match eval.strip_prefix("net:") {
+        None if eval == "linear" || eval.is_empty() => Ok(None),
+        None => anyhow::bail!("--eval {eval}: give linear or net:FILE"),
+        Some(path) => {
+            let v: Variant = variant.parse()?;
+            Ok(Some(v.with(Load(std::path::Path::new(path))).with_context(|| format!("--eval {eval}"))?))
+        }
     }
 }
 

@@ -57,6 +57,8 @@ pub enum EngineKind {
         plain: bool,
         /// Table size in MiB.
         hash: Option<usize>,
+        /// A net to evaluate with (`--eval net:FILE`).
+        net: Option<PathBuf>,
     },
     /// A program that speaks UCI.
     External {
@@ -92,7 +94,7 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// Keys of the built-in engine only.
-const BUILTIN_KEYS: [&str; 4] = ["param", "params", "plain", "hash"];
+const BUILTIN_KEYS: [&str; 5] = ["param", "params", "plain", "hash", "net"];
 
 /// Reads one `--engine` spec.
 ///
@@ -105,7 +107,7 @@ pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
         |key: Option<&str>, message: String| SpecError { spec: text.to_owned(), key: key.map(str::to_owned), message };
     let (mut name, mut cmd, mut proto) = (None, None, None);
     let (mut args, mut options, mut params) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut params_file, mut plain, mut hash) = (None, None, None);
+    let (mut params_file, mut plain, mut hash, mut net) = (None, None, None, None);
     let (mut limits, mut tc) = (Limits::default(), None);
     let mut builtin_key = None;
     for part in text.split(',') {
@@ -161,6 +163,10 @@ pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
                     Some(v) => return Err(err(Some(key), format!("'{v}' is not true or false"))),
                 });
             }
+            "net" => {
+                once(net.is_some())?;
+                net = Some(PathBuf::from(need(value)?));
+            }
             "hash" => {
                 once(hash.is_some())?;
                 let v = number(&need(value)?)?;
@@ -190,7 +196,7 @@ pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
                 _ => {
                     return Err(err(
                         Some(key),
-                        "unknown key (name, cmd, arg, option.<Name>, proto, param, params, plain, hash, nodes, depth, movetime, tc)"
+                        "unknown key (name, cmd, arg, option.<Name>, proto, param, params, plain, hash, net, nodes, depth, movetime, tc)"
                             .into(),
                     ))
                 }
@@ -221,7 +227,7 @@ pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
         if let Some(k) = stray {
             return Err(err(Some(k), "is for an external engine: give its cmd=PATH".into()));
         }
-        EngineKind::Builtin { params, params_file, plain: plain.unwrap_or(false), hash }
+        EngineKind::Builtin { params, params_file, plain: plain.unwrap_or(false), hash, net }
     };
     Ok(EngineDef { name, kind, limits, tc })
 }
@@ -231,9 +237,13 @@ impl EngineDef {
     #[must_use]
     pub fn engine_args(&self) -> Option<EngineArgs> {
         match &self.kind {
-            EngineKind::Builtin { params, params_file, plain, hash } => {
-                Some(EngineArgs { hash: *hash, param: params.clone(), params: params_file.clone(), plain: *plain })
-            }
+            EngineKind::Builtin { params, params_file, plain, hash, net } => Some(EngineArgs {
+                hash: *hash,
+                param: params.clone(),
+                params: params_file.clone(),
+                plain: *plain,
+                eval: net.as_ref().map_or_else(|| "linear".to_owned(), |p| format!("net:{}", p.display())),
+            }),
             EngineKind::External { .. } => None,
         }
     }
@@ -314,6 +324,7 @@ mod tests {
                 params_file: Some("p.txt".into()),
                 plain: true,
                 hash: Some(8),
+                net: None,
             }
         );
         assert_eq!(d.limits, Limits::nodes(2000));
@@ -327,7 +338,7 @@ mod tests {
     #[test]
     fn errors_name_the_spec_and_the_key() {
         let e = |t: &str| parse(t).unwrap_err().to_string();
-        assert_eq!(e("name=A,foo=1"), "--engine name=A,foo=1: key 'foo': unknown key (name, cmd, arg, option.<Name>, proto, param, params, plain, hash, nodes, depth, movetime, tc)");
+        assert_eq!(e("name=A,foo=1"), "--engine name=A,foo=1: key 'foo': unknown key (name, cmd, arg, option.<Name>, proto, param, params, plain, hash, net, nodes, depth, movetime, tc)");
         assert!(e("cmd=x").contains("key 'name': is missing"));
         assert!(e("name=a/b").contains("key 'name': 'a/b': use letters"));
         assert!(e("name=A,name=B").contains("key 'name': is given twice"));

@@ -4,6 +4,8 @@ mod cmd;
 mod common;
 mod engine_spec;
 mod interrupt;
+mod progress;
+mod tuned;
 mod shard;
 
 use clap::{Parser, Subcommand};
@@ -45,6 +47,14 @@ enum Command {
     Rules(cmd::rules::Args),
     /// Learn a rule set's evaluation parameters from its own self-play games (Texel's method).
     Tune(cmd::tune::Args),
+    /// Training data: quiet positions of self-play games with a search score and the result.
+    Datagen(cmd::datagen::Args),
+    /// Tune numeric parameters (search margins, evaluation keys) by play: SPSA.
+    Spsa(cmd::spsa::Args),
+    /// Train a neural evaluation for a rule set from data files (on the CPU).
+    Train(cmd::train::Args),
+    /// Generations of nets: data from the best player, train, gate by a match, keep the winner.
+    Nnue(cmd::nnue::Args),
     /// Join the directories of a run's shards (`selfplay --shard I/N`) into one run directory.
     Merge(cmd::merge::Args),
     /// Write the games of run directories into one self-contained HTML page that replays them.
@@ -81,6 +91,10 @@ fn main() -> ExitCode {
         Command::View(a) => cmd::view::run(&a),
         Command::Replay(a) => cmd::replay::run(&a),
         Command::Tune(a) => cmd::tune::run(&a),
+        Command::Datagen(a) => cmd::datagen::run(&a),
+        Command::Spsa(a) => cmd::spsa::run(&a),
+        Command::Train(a) => cmd::train::run(&a),
+        Command::Nnue(a) => cmd::nnue::run(&a),
         Command::Book(a) => cmd::book::run(&a),
         #[cfg(feature = "analysis")]
         Command::Stats(a) => cmd::stats::run(&a),

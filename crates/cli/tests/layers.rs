@@ -14,6 +14,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-stats", 0),
     ("stackchess-reference", 0),
     ("stackchess-core", 1),
+    ("stackchess-nnue", 2),
     ("stackchess-rules", 2),
     ("stackchess-board", 3),
     ("stackchess-malka", 4),
@@ -25,13 +26,15 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-view", 5),
     ("stackchess-selfplay", 6),
     ("stackchess-analysis", 6),
-    ("stackchess-tune", 7),
+    ("stackchess-datagen", 7),
+    ("stackchess-tune", 8),
+    ("stackchess-train", 8),
     // The parsers' invariants for the fuzz targets and property tests (docs/reliability.md).
-    ("stackchess-checks", 7),
-    ("stackchess", 8),
+    ("stackchess-checks", 8),
+    ("stackchess", 9),
     // Tools over everything.
-    ("stackchess-benches", 9),
-    ("xtask", 9),
+    ("stackchess-benches", 10),
+    ("xtask", 10),
 ];
 
 /// Outside crates allowed only in these packages (normal dependencies).
@@ -40,7 +43,7 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("polars-io", &["stackchess-analysis"]),
     ("clap", &["stackchess"]),
     ("indicatif", &["stackchess"]),
-    ("rayon", &["stackchess", "stackchess-selfplay"]),
+    ("rayon", &["stackchess", "stackchess-selfplay", "stackchess-datagen"]),
     ("criterion", &["stackchess-benches"]),
     ("cozy-chess", &["stackchess-benches"]),
     ("shakmaty", &["stackchess-book", "stackchess-benches"]),

@@ -3,9 +3,11 @@
 //! `core` names no concrete variant: rule crates implement [`Position`], and everything
 //! here (perft, notation, game history and outcome) works for all of them.
 
+mod cells;
 mod error;
 mod game;
 mod lfen;
+mod mirror;
 mod mv;
 mod notation;
 mod perft_suite;
@@ -13,9 +15,11 @@ mod piece;
 mod position;
 mod zobrist;
 
+pub use cells::CellSet;
 pub use error::{IllegalMove, LfenError, LfenField, ParseMoveError};
 pub use game::Game;
 pub use lfen::{parse_placement, split_lfen, write_lfen, LfenFields, LfenState};
+pub use mirror::Mirror;
 pub use mv::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use notation::{coord, parse_coord, parse_move, parse_san, san};
 pub use perft_suite::{check_perft_file, parse_perft_file, PerftEntry};

@@ -137,6 +137,9 @@ pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
     /// The rule-set handle.
     type Rules: Rules<Position = Self>;
 
+    /// A set of cells of this board.
+    type Cells: crate::CellSet;
+
     /// The rules this position is played under.
     fn rules(&self) -> Self::Rules;
     /// Writes the LFEN (from the placement and the state below, for every variant alike).
@@ -169,6 +172,14 @@ pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
     fn hash(&self) -> u64;
     /// Whether the side to move is in check.
     fn is_check(&self) -> bool;
+    /// The cells the piece on `cell` attacks by a normal move in this position (pawns: the cells
+    /// they capture on; no transfer between levels), own pieces' cells included; empty for an
+    /// empty cell. What the evaluation counts as mobility and as attacks near a king.
+    fn attacks(&self, cell: Cell) -> Self::Cells;
+    /// The cells of `color`'s pieces.
+    fn pieces_of(&self, color: Color) -> Self::Cells;
+    /// The cells of `color`'s pieces of `role`.
+    fn pieces(&self, color: Color, role: Role) -> Self::Cells;
 
     /// Appends the legal moves to `moves`.
     fn legal_moves(&self, moves: &mut MoveList);

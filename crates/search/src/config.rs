@@ -1,5 +1,6 @@
 //! Search settings: table size, feature switches, evaluation.
 
+use crate::margins::Margins;
 use crate::params::split_pair;
 use crate::{EvalParams, ParamError};
 
@@ -35,8 +36,12 @@ pub struct SearchConfig {
     /// Quiescence search: captures and promotions, all moves when in check. Without it, the
     /// horizon node returns the static evaluation.
     pub quiescence: bool,
-    /// The evaluation.
+    /// The search's margins, depths and reductions (`search.rfp_margin=...`).
+    pub margins: Margins,
+    /// The evaluation (with a net: its piece values still order moves and count exchanges).
     pub eval: EvalParams,
+    /// A neural evaluation instead (`--eval net:FILE`).
+    pub net: Option<crate::NetFile>,
     /// Where the evaluation came from (`preset malka`, `file tuned.params`, ...), written by
     /// [`SearchConfig::describe`] so that records say which parameters played; empty: unnamed.
     pub eval_source: String,
@@ -112,7 +117,9 @@ impl SearchConfig {
             futility: false,
             see: false,
             quiescence: true,
+            margins: Margins::default(),
             eval,
+            net: None,
             eval_source: String::new(),
         }
     }
@@ -123,8 +130,9 @@ impl SearchConfig {
         SearchConfig { eval_source: source.into(), ..self }
     }
 
-    /// Sets a search switch (`search.lmr=false`), the table size (`search.hash=64`) or, for any
-    /// other key, an evaluation parameter (see [`EvalParams::set`]).
+    /// Sets a search switch (`search.lmr=false`), the table size (`search.hash=64`), a margin
+    /// (`search.rfp_margin=120`, [`crate::MARGINS`]) or, for any other key, an evaluation
+    /// parameter (see [`EvalParams::set`]).
     ///
     /// # Errors
     /// An unknown key or a bad value.
@@ -133,14 +141,18 @@ impl SearchConfig {
         let Some(name) = key.strip_prefix("search.") else {
             return self.eval.set(key, value);
         };
-        let bad = |expected| ParamError::BadValue { key: key.to_owned(), value: value.to_owned(), expected };
+        let bad = |expected: &str| ParamError::BadValue { key: key.to_owned(), value: value.to_owned(), expected: expected.to_owned() };
         if name == "hash" {
             self.hash_mb = value.parse().map_err(|_| bad("a size in MiB"))?;
+            return Ok(());
+        }
+        if self.margins.set(name, value)? {
             return Ok(());
         }
         let known = || {
             let mut k: Vec<String> = Self::SWITCHES.iter().map(|s| format!("search.{}", s.name)).collect();
             k.push("search.hash".to_owned());
+            k.extend(crate::MARGINS.iter().map(|m| format!("search.{}", m.name)));
             k.join(", ")
         };
         let switch = Self::SWITCHES
@@ -204,7 +216,10 @@ impl SearchConfig {
         let on: Vec<&str> = Self::SWITCHES.iter().filter(|s| (s.get)(self)).map(|s| s.short).collect();
         let features = if on.is_empty() { "none".to_owned() } else { on.join(",") };
         let source = if self.eval_source.is_empty() { String::new() } else { format!(" ({})", self.eval_source) };
-        format!("hash={} features={} eval{source}: {}", self.hash_mb, features, self.eval.describe())
+        let changes = self.margins.describe_changes();
+        let margins = if changes.is_empty() { String::new() } else { format!(" margins={changes}") };
+        let net = self.net.as_ref().map_or_else(String::new, |n| format!(" net={} ({})", n.path, n.net.checksum()));
+        format!("hash={} features={}{margins}{net} eval{source}: {}", self.hash_mb, features, self.eval.describe())
     }
 }
 
@@ -229,7 +244,7 @@ mod tests {
         c.set_pair("search.see=off").unwrap();
         c.set_pair("search.hash=3").unwrap();
         c.set_pair("value.queen=500").unwrap();
-        assert!(!c.lmr && !c.see && c.hash_mb == 3 && c.eval.value[4] == 500);
+        assert!(!c.lmr && !c.see && c.hash_mb == 3 && c.eval.mg[crate::term::VALUE + 4] == 500);
         assert!(c.describe().contains("features=pvs,asp,nmp,killers,history,checkext,rfp,futility,qs"));
         let e = c.set("search.nope", "true").unwrap_err().to_string();
         assert!(e.contains("search.lmr") && e.contains("search.see"), "{e}");

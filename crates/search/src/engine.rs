@@ -4,7 +4,7 @@
 use crate::eval::Evaluator;
 use crate::searcher::{Control, Features, Searcher, MAX_PLY};
 use crate::tt::Tt;
-use crate::{Limits, Report, SearchConfig};
+use crate::{margin, Limits, Report, SearchConfig};
 use stackchess_core::{DrawRules, Move, Position, Rules};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -81,13 +81,15 @@ impl<P: Position> Engine<P> {
     /// table). It searches on one thread until [`Engine::set_threads`] says otherwise.
     #[must_use]
     pub fn new(rules: P::Rules, config: SearchConfig) -> Self {
-        let evaluator = Evaluator::new::<P>(rules, &config.eval);
+        let evaluator = Evaluator::new::<P>(rules, &config.eval, config.net.as_ref());
         let cells = 64 * P::LEVELS;
+        let (base, divisor) = (config.margins.get(margin::LMR_BASE), config.margins.get(margin::LMR_DIVISOR));
+        let (base, divisor) = (f64::from(base) / 100.0, f64::from(divisor) / 100.0);
         let mut lmr = vec![0; 64 * 64];
         for d in 1..64 {
             for m in 1..64 {
                 #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
-                let r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+                let r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
                 lmr[d * 64 + m] = r;
             }
         }
@@ -130,6 +132,18 @@ impl<P: Position> Engine<P> {
     #[must_use]
     pub fn evaluate(&self, pos: &P) -> i32 {
         self.shared.evaluator.eval(pos).score
+    }
+
+    /// The quiescence search's score of `pos` for the side to move (captures and promotions until
+    /// the position is quiet, every move when in check), or `None` if it needs more than
+    /// `max_nodes` nodes. Without a table or ordering state: a function of `pos` and the settings.
+    pub fn quiescence(&mut self, pos: &P, max_nodes: u64) -> Option<i32> {
+        let stop = AtomicBool::new(false);
+        let request = Request::new(Limits::nodes(max_nodes), &stop);
+        let features = Features::new(&self.shared.config, false);
+        let control =
+            Control { id: 0, threads: 1, stop: &stop, done: None, pondering: None, shared_nodes: &AtomicU64::new(0) };
+        Searcher::new(&self.shared, &mut self.main, features, &request, control, &[], pos).quiesce(pos)
     }
 
     /// Searches `pos` within `limits` (or until `stop` is set), calling `on_iteration` after each

@@ -3,12 +3,12 @@
 //! quiescence search.
 
 use crate::engine::{Request, Shared, Worker};
-use crate::eval::Eval;
+use crate::eval::{Eval, Stack};
 use crate::limits::TimeBounds;
 use crate::score::{INF, MATE, MATE_BOUND};
 use crate::see::see;
 use crate::tt::Bound;
-use crate::{Limits, Report, Score, SearchConfig};
+use crate::{margin, Limits, Report, Score, SearchConfig};
 use stackchess_core::{Move, MoveList, Position, Role, StalemateValue};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -108,6 +108,8 @@ pub(crate) struct Searcher<'a, P: Position> {
     root_depth: i32,
     /// Whether the root's moves are restricted (`searchmoves`): the root result is then not stored.
     restricted: bool,
+    /// With a net: one accumulator a ply.
+    nn: Option<Stack<P::Cells>>,
     _p: PhantomData<fn(&P)>,
 }
 
@@ -145,6 +147,7 @@ impl<'a, P: Position> Searcher<'a, P> {
             root_moves: Vec::new(),
             root_depth: 0,
             restricted: false,
+            nn: sh.evaluator.net.as_ref().map(|n| Stack::new(n, MAX_PLY + 1)),
             _p: PhantomData,
         }
     }
@@ -262,8 +265,25 @@ impl<P: Position> Searcher<'_, P> {
         }
     }
 
-    fn eval(&self, pos: &P) -> Eval {
-        self.sh.evaluator.eval(pos)
+    /// A named constant of the search ([`crate::MARGINS`]).
+    #[inline]
+    fn margin(&self, i: usize) -> i32 {
+        self.sh.config.margins.get(i)
+    }
+
+    fn eval(&mut self, pos: &P, ply: usize) -> Eval {
+        match (&mut self.nn, &self.sh.evaluator.net) {
+            (Some(stack), Some(n)) => stack.eval(n, pos, ply),
+            _ => self.sh.evaluator.linear.eval(pos),
+        }
+    }
+
+    /// A node begins at `ply` (its accumulator, with a net, is made when it is evaluated).
+    #[inline]
+    fn enter(&mut self, ply: usize) {
+        if let Some(stack) = &mut self.nn {
+            stack.enter(ply);
+        }
     }
 
     fn history_index(&self, pos: &P, m: Move) -> usize {
@@ -469,7 +489,7 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         let mut r = last.into_iter().next().unwrap_or_else(|| {
-            let score = Score::from_internal(self.eval(pos).score);
+            let score = Score::from_internal(self.eval(pos, 0).score);
             Report { depth: 0, seldepth: 0, score, nodes: 0, elapsed: Duration::ZERO, pv: vec![self.root_moves[0]] }
         });
         r.nodes = self.total_nodes();
@@ -480,8 +500,8 @@ impl<P: Position> Searcher<'_, P> {
     /// The root search of line `first` at `depth`, in aspiration windows around `prev` (its score
     /// in the previous iteration) from depth 4 on.
     fn aspirate(&mut self, pos: &P, depth: i32, prev: i32, first: usize) -> i32 {
-        if self.f.aspiration && depth >= 4 && prev.abs() < MATE_BOUND {
-            let mut delta = 25;
+        if self.f.aspiration && depth >= self.margin(margin::ASPIRATION_DEPTH) && prev.abs() < MATE_BOUND {
+            let mut delta = self.margin(margin::ASPIRATION_WINDOW);
             let (mut alpha, mut beta) = (prev - delta, prev + delta);
             loop {
                 let s = self.root(pos, depth, alpha, beta, first);
@@ -536,6 +556,11 @@ impl<P: Position> Searcher<'_, P> {
         if self.tick() {
             return 0;
         }
+        if self.nn.is_some() {
+            // The root's accumulator, which its children's are made from.
+            self.enter(0);
+            self.eval(pos, 0);
+        }
         let mut best = -INF;
         for i in first..self.root_moves.len() {
             let m = self.root_moves[i];
@@ -584,6 +609,7 @@ impl<P: Position> Searcher<'_, P> {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
         }
+        self.enter(ply);
         self.pv_len[ply] = 0;
         if self.tick() {
             return 0;
@@ -605,7 +631,7 @@ impl<P: Position> Searcher<'_, P> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return self.eval(pos).score;
+            return self.eval(pos, ply).score;
         }
         let pv_node = beta - alpha > 1;
         let key = pos.hash();
@@ -625,23 +651,28 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         let cfg_rfp = self.f.rfp;
-        let ev = if in_check { None } else { Some(self.eval(pos)) };
+        let ev = if in_check { None } else { Some(self.eval(pos, ply)) };
         let static_eval = ev.map_or(-INF, |e| e.score);
         if let Some(ev) = ev {
             // Reverse futility: far above beta near the horizon.
-            if cfg_rfp && !pv_node && depth <= 3 && beta.abs() < MATE_BOUND && ev.score - 100 * depth >= beta {
+            if cfg_rfp
+                && !pv_node
+                && depth <= self.margin(margin::RFP_DEPTH)
+                && beta.abs() < MATE_BOUND
+                && ev.score - self.margin(margin::RFP_MARGIN) * depth >= beta
+            {
                 return ev.score;
             }
             // Null move, guarded against zugzwang: only with a piece besides pawns and king.
             if self.f.null_move
                 && !pv_node
                 && null_ok
-                && depth >= 3
+                && depth >= self.margin(margin::NMP_DEPTH)
                 && ev.score >= beta
                 && beta.abs() < MATE_BOUND
                 && ev.pieces[pos.turn().index()]
             {
-                let r = 3 + depth / 6;
+                let r = self.margin(margin::NMP_BASE) + depth / self.margin(margin::NMP_DIVISOR);
                 let mut next = pos.clone();
                 next.play_null();
                 let saved = self.barrier;
@@ -660,7 +691,7 @@ impl<P: Position> Searcher<'_, P> {
         }
 
         // Internal iterative reduction: without a table move, search this node a ply shallower.
-        if self.f.lmr && tt_move.is_none() && depth >= 4 {
+        if self.f.lmr && tt_move.is_none() && depth >= self.margin(margin::IIR_DEPTH) {
             depth -= 1;
         }
         let base = self.moves.len();
@@ -680,11 +711,12 @@ impl<P: Position> Searcher<'_, P> {
         let futile = self.f.futility
             && !pv_node
             && !in_check
-            && depth <= 2
+            && depth <= self.margin(margin::FUTILITY_DEPTH)
             && alpha.abs() < MATE_BOUND
-            && static_eval + 120 * depth <= alpha;
-        let lmp_limit = if self.f.futility && !pv_node && !in_check && depth <= 3 {
-            usize::try_from(4 + 3 * depth * depth).unwrap_or(usize::MAX)
+            && static_eval + self.margin(margin::FUTILITY_MARGIN) * depth <= alpha;
+        let lmp_limit = if self.f.futility && !pv_node && !in_check && depth <= self.margin(margin::LMP_DEPTH) {
+            let base = self.margin(margin::LMP_BASE);
+            usize::try_from(base + self.margin(margin::LMP_SCALE) * depth * depth).unwrap_or(usize::MAX)
         } else {
             usize::MAX
         };
@@ -705,14 +737,22 @@ impl<P: Position> Searcher<'_, P> {
                 -self.search(&next, new_depth, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
-                if self.f.lmr && depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check && !is_killer {
+                let lmr_moves = usize::try_from(self.margin(margin::LMR_MOVES)).unwrap_or(usize::MAX);
+                if self.f.lmr
+                    && depth >= self.margin(margin::LMR_DEPTH)
+                    && searched >= lmr_moves
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                    && !is_killer
+                {
                     let d = usize::try_from(depth).unwrap_or(0).min(63);
                     r = self.sh.lmr[d * 64 + searched.min(63)];
                     if pv_node {
                         r -= 1;
                     }
                     if self.f.history {
-                        r -= self.w.history[self.history_index(pos, m)] / 8192;
+                        r -= self.w.history[self.history_index(pos, m)] / self.margin(margin::LMR_HISTORY);
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
@@ -789,21 +829,28 @@ impl<P: Position> Searcher<'_, P> {
         }
     }
 
+    /// The quiescence search of `pos` with an open window, `None` if it was stopped.
+    pub(crate) fn quiesce(&mut self, pos: &P) -> Option<i32> {
+        let s = self.qsearch(pos, -INF, INF, 0);
+        (!self.aborted).then_some(s)
+    }
+
     /// Quiescence: stand pat, then captures and promotions; every move when in check.
     fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.enter(ply);
         self.pv_len[ply] = 0;
         if self.tick() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 || !self.f.quiescence {
-            return self.eval(pos).score;
+            return self.eval(pos, ply).score;
         }
         let in_check = pos.is_check();
         let mut best = -INF;
         let mut stand = -INF;
         if !in_check {
-            stand = self.eval(pos).score;
+            stand = self.eval(pos, ply).score;
             if stand >= beta {
                 return stand;
             }
@@ -827,7 +874,8 @@ impl<P: Position> Searcher<'_, P> {
         for i in base..self.moves.len() {
             let m = self.moves[i].m;
             let gain = self.capture_value(pos, m);
-            if !in_check && gain.is_none_or(|g| stand + g + 200 <= alpha && m.promotion().is_none()) {
+            let delta = self.margin(margin::DELTA_MARGIN);
+            if !in_check && gain.is_none_or(|g| stand + g + delta <= alpha && m.promotion().is_none()) {
                 continue;
             }
             let s = gain.unwrap_or(-1) * 64 - self.attacker_value(pos, m) / 16;

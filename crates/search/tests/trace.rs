@@ -1,33 +1,66 @@
-//! The evaluation is linear in its parameters: on random positions of every variant, the trace's
-//! coefficients dotted with the parameter vector give the evaluation, up to the stated rounding.
+//! The evaluation is a function of its trace: on random positions of every variant, with random
+//! parameters (middlegame and endgame values apart, every optional term on, the drawish scale
+//! below 64), the trace's score is the evaluation the search uses, to the centipawn; and the
+//! trace's linear features give it up to the taper's rounding.
 
 use stackchess_core::{Position, Rules, SplitMix64};
-use stackchess_search::{EvalParams, Evaluation};
+use stackchess_search::{term, EvalParams, Evaluation};
 use stackchess_variants::{Variant, WithPosition};
 
-/// Parameters drawn at random around the defaults; centralisation weights even (so that no
-/// cell's centralisation is rounded) and mobility on.
+/// Parameters drawn at random within their ranges' middle, middlegame and endgame apart.
 fn random_params(rng: &mut SplitMix64) -> EvalParams {
     let base = EvalParams::default().values();
-    let keys = EvalParams::KEYS;
-    let values = std::array::from_fn(|i| {
-        let spread: i32 = if keys[i].starts_with("value.") { 200 } else { 20 };
-        let v = base[i] + i32::try_from(rng.below(2 * spread as usize + 1)).unwrap() - spread;
-        let even = keys[i].starts_with("center") || keys[i].starts_with("king_center");
-        if even {
-            v & !1
-        } else {
-            v
-        }
-    });
+    let mut values = base;
+    for (i, v) in values.iter_mut().enumerate() {
+        let key = EvalParams::KEYS[i];
+        let spread: i32 = if key.starts_with("value.") { 150 } else { 15 };
+        let (lo, hi) = EvalParams::range(i);
+        *v = (base[i] + i32::try_from(rng.below(2 * spread as usize + 1)).unwrap() - spread).clamp(lo, hi);
+    }
     let mut p = EvalParams::from_values(&values);
-    p.value[3] = p.value[3].max(200);
+    p.mg[term::VALUE + 3] = p.mg[term::VALUE + 3].max(200);
+    p.scale_drawish = i32::try_from(rng.below(64)).unwrap();
     p.mobility = 3;
     p
 }
 
-fn dot(coefs: &[f64; EvalParams::COUNT], p: &EvalParams) -> f64 {
-    coefs.iter().zip(p.values()).map(|(c, v)| c * f64::from(v)).sum()
+/// The LFEN with every pawn taken off the board (pawnless endings, where the drawish scale applies).
+fn without_pawns(lfen: &str) -> String {
+    let (placement, rest) = lfen.split_once(' ').unwrap();
+    let ranks = placement.split('|').map(|level| {
+        level
+            .split('/')
+            .map(|rank| {
+                let cells: String = rank
+                    .chars()
+                    .flat_map(|c| match c.to_digit(10) {
+                        Some(n) => vec!['1'; n as usize],
+                        None if c.eq_ignore_ascii_case(&'p') => vec!['1'],
+                        None => vec![c],
+                    })
+                    .collect();
+                let mut out = String::new();
+                let mut run = 0;
+                for c in cells.chars() {
+                    if c == '1' {
+                        run += 1;
+                    } else {
+                        if run > 0 {
+                            out.push_str(&run.to_string());
+                            run = 0;
+                        }
+                        out.push(c);
+                    }
+                }
+                if run > 0 {
+                    out.push_str(&run.to_string());
+                }
+                out
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    });
+    format!("{} {rest}", ranks.collect::<Vec<_>>().join("|"))
 }
 
 struct Check {
@@ -36,68 +69,72 @@ struct Check {
 }
 
 impl WithPosition for Check {
-    type Output = usize;
-    fn call<P: Position>(self, rules: P::Rules) -> usize {
+    type Output = (usize, usize);
+    fn call<P: Position>(self, rules: P::Rules) -> (usize, usize) {
         let preset = EvalParams::parse(self.variant.eval_params().unwrap()).unwrap();
-        let mut checked = 0;
+        let (mut checked, mut drawish) = (0, 0);
         for game in 0..40u64 {
             let mut rng = SplitMix64::for_item(self.seed, game);
             let random = random_params(&mut rng);
-            let (exact, rounded) = (Evaluation::new::<P>(rules, &random), Evaluation::new::<P>(rules, &preset));
-            let mut pos = rules.startpos();
-            for _ in 0..160 {
-                if pos.outcome().is_some() {
-                    break;
+            for p in [&random, &preset] {
+                let e = Evaluation::new::<P>(rules, p);
+                let mut pos = rules.startpos();
+                for _ in 0..200 {
+                    if pos.outcome().is_some() {
+                        break;
+                    }
+                    let pawnless = rules.from_lfen(&without_pawns(&pos.to_lfen())).ok();
+                    for q in std::iter::once(&pos).chain(pawnless.as_ref()) {
+                        let trace = e.trace(q);
+                        let score = e.score(q);
+                        assert_eq!(trace.score(p), score, "{}", q.to_lfen());
+                        // The features: White's evaluation before the taper's rounding (under
+                        // 2 cp) and without the drawish scale.
+                        if !trace.drawish {
+                            let linear: f64 =
+                                trace.features().iter().zip(p.values()).map(|(f, v)| f * f64::from(v)).sum();
+                            let white = if q.turn() == stackchess_core::Color::White { score } else { -score };
+                            assert!((f64::from(white) - linear).abs() < 2.0, "{}: {white} vs {linear:.2}", q.to_lfen());
+                        }
+                        drawish += usize::from(trace.drawish);
+                        checked += 1;
+                    }
+                    let moves = pos.moves();
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
                 }
-                let (score, d) = (exact.score(&pos), dot(&exact.trace(&pos), &random));
-                assert!((f64::from(score) - d).abs() < 2.0, "{}: {score} vs {d:.2}", pos.to_lfen());
-                // With odd centralisation weights each piece's centralisation is rounded too.
-                let mut pieces = 0;
-                pos.for_each_piece(|_, _| pieces += 1);
-                let (score, d) = (rounded.score(&pos), dot(&rounded.trace(&pos), &preset));
-                let bound = 2.0 + 0.5 * f64::from(pieces);
-                assert!((f64::from(score) - d).abs() < bound, "preset, {}: {score} vs {d:.2}", pos.to_lfen());
-                checked += 1;
-                let moves = pos.moves();
-                pos.play_unchecked(moves[rng.below(moves.len())]);
             }
         }
-        checked
+        (checked, drawish)
     }
 }
 
 #[test]
-fn the_trace_dotted_with_the_parameters_is_the_evaluation() {
+fn the_trace_gives_the_evaluation_to_the_centipawn() {
     for (i, v) in Variant::ALL.into_iter().enumerate() {
-        let n = v.with(Check { variant: v, seed: 9 + i as u64 });
-        assert!(n > 2000, "{v}: only {n} positions");
+        let (n, drawish) = v.with(Check { variant: v, seed: 9 + i as u64 });
+        assert!(n > 4000, "{v}: only {n} positions");
+        assert!(drawish > 0, "{v}: the drawish scale never applied");
     }
 }
 
 #[test]
-fn a_parameter_moves_the_evaluation_by_its_coefficient() {
-    // Raising one parameter by 10 moves the score by 10 times its coefficient (checked where the
-    // term does not switch on by material, and with even weights so nothing is rounded).
-    let rules = stackchess_variants::malka::rules();
-    let pos = rules
-        .from_lfen("8/8/8/8/3P4/8/PP3PPP/R1B1KB2|8/8/2p5/3n4/8/1N1N4/3Q4/8|r1bqkb1r/pp1ppppp/8/8/8/7R/8/8 w Qkq - 8 6")
-        .unwrap();
-    let base = EvalParams {
-        center: [4, 6, 4, 2, 6],
-        center_level: [6, 4, 2, 6],
-        king_center_level: 6,
-        ..EvalParams::default()
-    };
-    let coefs = Evaluation::new::<stackchess_variants::Malka>(rules, &base).trace(&pos);
-    let s0 = Evaluation::new::<stackchess_variants::Malka>(rules, &base).score(&pos);
-    for (i, key) in EvalParams::KEYS.iter().enumerate() {
-        if key.starts_with("mopup") || *key == "value.rook" {
-            continue;
-        }
-        let mut values = base.values();
-        values[i] += 24;
-        let s1 = Evaluation::new::<stackchess_variants::Malka>(rules, &EvalParams::from_values(&values)).score(&pos);
-        let want = 24.0 * coefs[i];
-        assert!((f64::from(s1 - s0) - want).abs() < 2.0, "{key}: moved {} for coefficient {}", s1 - s0, coefs[i]);
-    }
+fn the_optional_terms_count_what_they_say() {
+    // fide: White's rook on the open e-file, a knight on d5 attacking the king's cells next to
+    // e7, a doubled pair on c2/c3 that is also isolated, two pawns sheltering the king on g1.
+    let rules = stackchess_variants::traditional::fide_rules();
+    let pos = rules.from_lfen("4r1k1/4pppp/8/3N4/8/2P5/2P2PP1/4R1K1 w - - 0 1").unwrap();
+    let tr = Evaluation::new::<stackchess_variants::Fide>(rules, &EvalParams::default()).trace(&pos);
+    let (w, b) = (&tr.counts[0], &tr.counts[1]);
+    assert_eq!((w[term::DOUBLED], w[term::ISOLATED]), (1, 2));
+    assert_eq!((b[term::DOUBLED], b[term::ISOLATED]), (0, 0));
+    // The e-file has Black's e7 pawn: half-open for White's rook, and Black's rook has its own pawn.
+    assert_eq!((w[term::ROOK_OPEN], w[term::ROOK_SEMIOPEN]), (0, 1));
+    assert_eq!((b[term::ROOK_OPEN], b[term::ROOK_SEMIOPEN]), (0, 0));
+    assert_eq!(w[term::SHELTER], 2);
+    assert_eq!(b[term::SHELTER], 3);
+    // The knight on d5 attacks none of the cells of the king on g8 (f7 f8 g7 g8 h7 h8).
+    assert_eq!(w[term::KING_ATTACK], 0);
+    // Knight mobility: d5 attacks b4 b6 c3 c7 e3 e7 f4 f6; c3 holds our pawn and black pawns
+    // guard f6; e7 (a capture) counts.
+    assert_eq!(w[term::MOBILITY], 6);
 }

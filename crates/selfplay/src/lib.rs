@@ -38,7 +38,9 @@ pub use merge::{merge, Merged};
 pub use openings::{Opening, Openings};
 pub use player::{Failure, Player};
 pub use replay::replay;
-pub use run::{run, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary, Timing, DEFAULT_STALL_TIMEOUT};
+pub use run::{
+    run, GamePlayer, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary, Timing, DEFAULT_STALL_TIMEOUT,
+};
 pub use shard::Shard;
 pub use stackchess_records::{GameRecord, GamesFile, PliesFile, PlyRecord, Recovered, Version};
 pub use stats::Tally;

@@ -564,3 +564,54 @@ fn play_index<P: Position>(
     let pair_of_players = if cfg.engines.len() == 2 && seats[0] == 1 { [p1, p0] } else { [p0, p1] };
     play(&setup, pair_of_players, halt, base, &cfg.event)
 }
+
+/// Plays the games of a run in memory, one at a time, without a run directory: game `index` is
+/// exactly the game [`run`] records at that index (the same opening, players and adjudication),
+/// so a caller that keeps something else of each game (`datagen`'s positions) plays the same
+/// games a run would. One per thread.
+pub struct GamePlayer<'a, P: Position> {
+    rules: P::Rules,
+    cfg: &'a RunConfig,
+    players: [Player<P>; 2],
+    checker: Option<Engine<P>>,
+    base: GameRecord,
+}
+
+impl<'a, P: Position> GamePlayer<'a, P> {
+    /// The players of `cfg` under `rules`.
+    ///
+    /// # Errors
+    /// Bad settings (as [`run`] checks them).
+    pub fn new(rules: P::Rules, cfg: &'a RunConfig) -> Result<Self, Error> {
+        cfg.check()?;
+        let settings = cfg.settings(rules.name(), rules.id());
+        let base = GameRecord {
+            run_key: settings.run_key(),
+            variant: rules.name().to_owned(),
+            seed: cfg.seed,
+            settings: cfg.settings_column(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            rules_id: settings.rules_id,
+            ..GameRecord::default()
+        };
+        let side = |i: usize| Player::<P>::new(rules, &cfg.engines[i.min(cfg.engines.len() - 1)], cfg.timing.stall);
+        Ok(GamePlayer { rules, cfg, players: [side(0), side(1)], checker: None, base })
+    }
+
+    /// The run key of the games (as [`run`] would record them).
+    #[must_use]
+    pub fn run_key(&self) -> &str {
+        &self.base.run_key
+    }
+
+    /// Plays game `index`: its record and one row per searched ply, or `None` if `halt` was set
+    /// before it ended.
+    ///
+    /// # Errors
+    /// An opening that cannot be drawn, or a game that cannot be played (as in [`run`]).
+    pub fn play(&mut self, index: u64, halt: &AtomicBool) -> Result<Option<(GameRecord, Vec<crate::PlyRecord>)>, Error> {
+        let played =
+            play_index(self.rules, self.cfg, index, &mut self.players, &mut self.checker, halt, &self.base)?;
+        Ok(played.map(|p| (p.record, p.plies)))
+    }
+}

@@ -3,28 +3,7 @@
 //! move. In self-play, where one engine plays both sides, a colour-swapped pair gives White each
 //! side of an opening once, so the opening's own bias cancels in White's pair score.
 
-use stackchess_core::{write_lfen, Castling, Cell, Color, LfenState, Piece, Position, Role, Rules};
-
-/// The level each level goes to when the board is turned over: mirrored between the kings' home
-/// levels (both on one level: unchanged). `None` when that is no mirror of the stack.
-fn level_map<P: Position>(rules: P::Rules) -> Option<Vec<usize>> {
-    let mut home = [None, None];
-    rules.startpos().for_each_piece(|c, p| {
-        if p.role == Role::King {
-            home[p.color.index()] = Some(c.level());
-        }
-    });
-    let (w, b) = (home[0]?, home[1]?);
-    let levels = P::LEVELS;
-    if w == b {
-        return Some((0..levels).collect());
-    }
-    (w + b == levels - 1).then(|| (0..levels).map(|l| levels - 1 - l).collect())
-}
-
-fn turned(cell: Cell, map: &[usize]) -> Cell {
-    Cell::from_index(map[cell.level()] * 64 + (7 - cell.rank()) * 8 + cell.file())
-}
+use stackchess_core::{write_lfen, Castling, Color, LfenState, Mirror, Piece, Position, Rules};
 
 fn swapped_castling(c: Castling) -> Castling {
     let mut out = 0;
@@ -38,11 +17,8 @@ fn swapped_castling(c: Castling) -> Castling {
     Castling(out)
 }
 
-fn swapped_lfen<P: Position>(pos: &P, map: &[usize]) -> String {
-    let mut inverse = vec![0; map.len()];
-    for (l, &m) in map.iter().enumerate() {
-        inverse[m] = l;
-    }
+/// The mirror is its own inverse: a cell's swapped piece is the piece on its mirror cell.
+fn swapped_lfen<P: Position>(pos: &P, mirror: &Mirror) -> String {
     let state = LfenState {
         turn: pos.turn(),
         castling: swapped_castling(pos.castling()),
@@ -53,7 +29,7 @@ fn swapped_lfen<P: Position>(pos: &P, map: &[usize]) -> String {
     };
     write_lfen(
         P::LEVELS,
-        |c| pos.piece_at(turned(c, &inverse)).map(|p| Piece { color: p.color.other(), role: p.role }),
+        |c| pos.piece_at(mirror.cell(c)).map(|p| Piece { color: p.color.other(), role: p.role }),
         state,
     )
 }
@@ -64,12 +40,12 @@ fn swapped_lfen<P: Position>(pos: &P, map: &[usize]) -> String {
 #[must_use]
 pub fn colour_swapped<P: Position>(pos: &P) -> Option<P> {
     let rules = pos.rules();
-    let map = level_map::<P>(rules)?;
+    let mirror = Mirror::of::<P>(rules)?;
     let start = rules.startpos();
-    if pos.is_check() || swapped_lfen(&start, &map) != start.to_lfen() {
+    if pos.is_check() || swapped_lfen(&start, &mirror) != start.to_lfen() {
         return None;
     }
-    rules.from_lfen(&swapped_lfen(pos, &map)).ok()
+    rules.from_lfen(&swapped_lfen(pos, &mirror)).ok()
 }
 
 #[cfg(test)]

@@ -1,8 +1,7 @@
 //! Tuned parameters kept for reuse, keyed by the rule set's id (which changes whenever its
-//! effective rules do), the starting parameters and the tuning settings: `DIR/<key>.params`,
-//! the games that produced them in `DIR/<key>.games/`.
+//! effective rules do), the prior and the tuning settings: `DIR/<key>.params`, the data that
+//! produced them in `DIR/<key>.data`.
 
-use crate::Settings;
 use stackchess_search::{EvalParams, ParamError};
 use std::path::{Path, PathBuf};
 
@@ -56,11 +55,12 @@ impl Cache {
         &self.dir
     }
 
-    /// The key of tuning the rule set `rules_id` from `start` with `settings`:
-    /// `<rules_id>-<16 hex digits of the starting parameters and settings>`.
+    /// The key of tuning the rule set `rules_id` from the prior `start` with the settings
+    /// described by `settings` ([`crate::Settings::describe`]): `<rules_id>-<16 hex digits of
+    /// both>`.
     #[must_use]
-    pub fn key(rules_id: &str, start: &EvalParams, settings: &Settings) -> String {
-        let text = format!("{}\n{}", start.describe(), settings.describe());
+    pub fn key(rules_id: &str, start: &EvalParams, settings: &str) -> String {
+        let text = format!("{}\n{}", start.describe(), settings);
         let h = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
         format!("{rules_id}-{h:016x}")
     }
@@ -71,10 +71,10 @@ impl Cache {
         self.dir.join(format!("{key}.params"))
     }
 
-    /// Where the games of `key` are played.
+    /// Where the data of `key` is made.
     #[must_use]
-    pub fn games_dir(&self, key: &str) -> PathBuf {
-        self.dir.join(format!("{key}.games"))
+    pub fn data_path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.data"))
     }
 
     /// The cached parameters of `key`, if there are any.
@@ -113,15 +113,21 @@ mod tests {
 
     #[test]
     fn keys_follow_rules_start_and_settings() {
-        let (p, s) = (EvalParams::default(), Settings::default());
-        let k = Cache::key("0123456789abcdef", &p, &s);
+        let (p, c) = (EvalParams::default(), stackchess_search::SearchConfig::default());
+        let s = crate::Settings::default();
+        let k = Cache::key("0123456789abcdef", &p, &s.describe(&c));
         assert!(k.starts_with("0123456789abcdef-") && k.len() == 33, "{k}");
-        assert_eq!(k, Cache::key("0123456789abcdef", &p, &s));
-        assert_ne!(k, Cache::key("0123456789abcdee", &p, &s));
-        assert_ne!(k, Cache::key("0123456789abcdef", &EvalParams { tempo: 1, ..p.clone() }, &s));
-        assert_ne!(k, Cache::key("0123456789abcdef", &p, &Settings { games: 7, ..s.clone() }));
+        assert_eq!(k, Cache::key("0123456789abcdef", &p, &s.describe(&c)));
+        assert_ne!(k, Cache::key("0123456789abcdee", &p, &s.describe(&c)));
+        assert_ne!(k, Cache::key("0123456789abcdef", &EvalParams { tempo: 1, ..p.clone() }, &s.describe(&c)));
+        let mut other = s.clone();
+        other.data.games = 7;
+        assert_ne!(k, Cache::key("0123456789abcdef", &p, &other.describe(&c)));
         // The thread count does not change the result, so it is not in the key.
-        assert_eq!(k, Cache::key("0123456789abcdef", &p, &Settings { threads: 7, ..s }));
+        let mut threads = s.clone();
+        threads.fit.threads = 7;
+        threads.data.threads = 7;
+        assert_eq!(k, Cache::key("0123456789abcdef", &p, &threads.describe(&c)));
     }
 
     #[test]
@@ -132,9 +138,9 @@ mod tests {
         let p = EvalParams { tempo: 23, ..EvalParams::default() };
         cache.put("k", &format!("# tuned\n{}", p.to_file())).unwrap();
         assert_eq!(cache.get("k").unwrap(), Some(p));
-        std::fs::write(cache.path("k"), "tempo = 3\n").unwrap();
+        std::fs::write(cache.path("k"), "format = 2\ntempo = 3\n").unwrap();
         let e = cache.get("k").unwrap_err().to_string();
-        assert!(e.contains("k.params") && e.contains("line 2"), "{e}");
+        assert!(e.contains("k.params") && e.contains("line 3"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,66 +1,46 @@
-//! Texel tuning: the evaluation parameters of a rule set, learned from its own self-play games.
+//! Tuning: the evaluation fitted to scored self-play positions, and search constants tuned by play.
 //!
-//! Each round plays games with the current parameters ([`stackchess_selfplay`]), samples the
-//! quiet positions of every game so far ([`data::sample`]) and fits every evaluation term to the
-//! game results by minimising the logistic loss ([`fit`]); the fitted parameters play the next
-//! round. [`Cache`] keeps results by rule-set id and settings. The library prints nothing:
-//! callers follow the rounds through [`Hook`]. Method and reading: docs/tuning.md.
+//! The evaluation ([`tune`], docs/tuning.md): positions from a data file ([`stackchess_datagen`]:
+//! quiet positions of games played by the current engine, labelled by a deeper search) become
+//! rows of features ([`rows`]); [`fit`] finds the parameters whose predictions best match the
+//! targets (a blend of the deep score and the game's result), pulled toward the rule set's preset
+//! and kept within bounds; the preset and the fit are scored on the same held-out games, and the
+//! bootstrap over games gives each term a standard error. [`Cache`] keeps results by rule-set id
+//! and settings. [`spsa`] tunes any numeric parameter (the search's margins and reductions) by
+//! playing θ+δ against θ−δ, as OpenBench and fishtest do. The library prints nothing: callers
+//! follow it through hooks.
 
+pub mod bootstrap;
 pub mod cache;
-pub mod data;
 pub mod fit;
-mod rounds;
+mod pipeline;
+pub mod rows;
+pub mod spsa;
+pub mod spsa_games;
 
 pub use cache::Cache;
-pub use data::{read_games, Dataset};
-pub use fit::{fit, Fit, FitError, FitOptions};
-pub use rounds::{round_dir, tune, Hook, NoHook, Round, Settings};
-
-use std::path::PathBuf;
+pub use fit::{best_k, fit, loss, Fit, FitError, FitOptions};
+pub use pipeline::{read_data, tune, Hook, Losses, NoHook, Outcome, Settings};
+pub use rows::Rows;
 
 /// Why tuning failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TuneError {
-    /// Self-play of a round failed.
-    #[error("round {round}: self-play: {message}")]
-    SelfPlay {
-        /// The round.
-        round: u32,
-        /// What failed.
-        message: String,
-    },
-    /// Stopped during a round's games.
-    #[error(
-        "interrupted in round {round} with {done} of {games} games recorded: run the same command again to resume"
-    )]
-    Interrupted {
-        /// The round.
-        round: u32,
-        /// Games recorded.
-        done: u64,
-        /// Games the round has.
-        games: u64,
-    },
-    /// A record directory could not be read.
-    #[error("reading the records of {}: {message}", dir.display())]
-    Records {
-        /// The directory.
-        dir: PathBuf,
-        /// What failed.
-        message: String,
-    },
-    /// A record does not replay.
-    #[error("{0}")]
-    Replay(String),
-    /// A file or directory could not be written or read.
-    #[error("{}: {message}", path.display())]
-    Io {
-        /// The path.
-        path: PathBuf,
-        /// What failed.
-        message: String,
-    },
+    /// The data could not be made or read.
+    #[error(transparent)]
+    Data(#[from] stackchess_datagen::Error),
+    /// A position of the data that the rules refuse.
+    #[error("the data: {0}")]
+    Rows(String),
     /// The fit failed.
     #[error(transparent)]
     Fit(#[from] FitError),
+    /// A file could not be written or read.
+    #[error("{}: {message}", path.display())]
+    Io {
+        /// The path.
+        path: std::path::PathBuf,
+        /// What failed.
+        message: String,
+    },
 }

@@ -10,7 +10,7 @@
 //! `--max-games` is reached. `--tune` plays each rule set with its own tuned evaluation.
 
 use crate::cmd::stats::{notes, warn_skipped, AnalysisArgs, OutputArgs};
-use crate::cmd::tune::TuneArgs;
+use crate::tuned::TuneArgs;
 use crate::common::{EngineArgs, Evaluation};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};

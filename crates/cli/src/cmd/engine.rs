@@ -273,6 +273,12 @@ impl Options {
                 self.engine.param.push(value.to_owned());
             }
             "params" => self.engine.params = if value.is_empty() { None } else { Some(value.into()) },
+            "evalfile" => {
+                let eval = if value.is_empty() || value == "<empty>" { "linear".to_owned() } else { format!("net:{value}") };
+                // Checked against the rule set before it is kept.
+                crate::common::net_of(&eval, self.variant.name())?;
+                self.engine.eval = eval;
+            }
             "clear params" => {
                 self.engine.param.clear();
                 self.engine.params = None;
@@ -317,6 +323,7 @@ impl Options {
             "option name Param type string default <empty>".to_owned(),
             "option name Params type string default <empty>".to_owned(),
             "option name Clear Params type button".to_owned(),
+            "option name EvalFile type string default <empty>".to_owned(),
             "uciok".to_owned(),
         ]
         .join("\n")

@@ -95,7 +95,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "M", default_value_t = 40, requires = "draw_moves")]
     pub draw_after: u32,
     #[command(flatten)]
-    pub tune: crate::cmd::tune::TuneArgs,
+    pub tune: crate::tuned::TuneArgs,
     /// Milliseconds a mover on a clock (--tc) may exceed it by without losing on time.
     #[arg(long, value_name = "MS", default_value_t = 50)]
     pub time_margin: u64,

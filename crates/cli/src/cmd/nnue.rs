@@ -1,0 +1,164 @@
+//! `stackchess nnue`: generations of nets for a rule set (data from the best player, train, gate
+//! by a paired match, keep the winner), in one resumable directory (docs/nnue.md).
+
+use crate::common::EngineArgs;
+use anyhow::Result;
+use stackchess_core::Position;
+use stackchess_datagen::Labels;
+use stackchess_search::Limits;
+use stackchess_selfplay::TimeControl;
+use stackchess_train::generations::{self, Generation, Settings};
+use stackchess_train::{Epoch, Options};
+use stackchess_variants::{VariantArg, WithPosition};
+use std::path::PathBuf;
+
+/// Flags of `nnue`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Variant: malka, traditional, fide, air-attack, or rules:FILE.
+    #[arg(long, short, default_value = "malka")]
+    pub variant: VariantArg,
+    /// Generations.
+    #[arg(long, default_value_t = 2)]
+    pub generations: usize,
+    /// Positions of data a generation adds.
+    #[arg(long, default_value_t = 500_000)]
+    pub positions: u64,
+    /// Nodes a move in the data games.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Quiet positions kept a game (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub per_game: usize,
+    /// Nodes of a deeper search that scores each position (0: the game's own score).
+    #[arg(long, default_value_t = 0)]
+    pub label_nodes: u64,
+    /// Neurons of the first layer.
+    #[arg(long, default_value_t = Options::default().hidden)]
+    pub hidden: usize,
+    /// Training epochs a generation.
+    #[arg(long, default_value_t = Options::default().epochs)]
+    pub epochs: usize,
+    /// The weight of the search score in each target.
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f64,
+    /// Games of each gate match (colour-swapped pairs).
+    #[arg(long, default_value_t = 400)]
+    pub gate_games: u64,
+    /// Nodes a move in the gate matches.
+    #[arg(long, default_value_t = 2000)]
+    pub gate_nodes: u64,
+    /// A clock for the gate matches instead (equal time), `10+0.1`.
+    #[arg(long)]
+    pub gate_tc: Option<TimeControl>,
+    /// Base seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// The run's directory (the same command resumes it); the best net is DIR/best.nnue.
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// The linear engine the first generation's data is played by (and whose search all use).
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+struct Ui {
+    bar: Option<crate::progress::Progress>,
+    quiet: bool,
+}
+
+impl stackchess_datagen::Hook for Ui {
+    fn begin(&mut self, games: u64, done: u64, positions: u64) {
+        let mut bar = crate::progress::Progress::new(games, done, "games", self.quiet);
+        bar.message(&format!("{positions} positions"), true);
+        self.bar = Some(bar);
+    }
+    fn played(&mut self) {
+        if let Some(b) = &mut self.bar {
+            b.inc(1);
+        }
+    }
+    fn committed(&mut self, games: u64, positions: u64) {
+        if let Some(b) = &mut self.bar {
+            b.message(&format!("{positions} positions in {games} committed games"), false);
+        }
+    }
+}
+
+impl stackchess_train::Hook for Ui {
+    fn epoch(&mut self, e: &Epoch) {
+        if !self.quiet {
+            eprintln!("  epoch {:>3}: train {:.6} held out {:.6} ({:.1} s)", e.epoch, e.train, e.holdout, e.seconds);
+        }
+    }
+}
+
+impl generations::Hook for Ui {
+    fn step(&mut self, g: usize, what: &str) {
+        if let Some(b) = self.bar.take() {
+            b.finish();
+        }
+        if !self.quiet {
+            eprintln!("generation {g}: {what}");
+        }
+    }
+    fn generation(&mut self, r: &Generation) {
+        println!("{}", line(r));
+    }
+}
+
+fn line(r: &Generation) -> String {
+    let gate = r.gate.as_ref().map_or_else(|| "no games".to_owned(), |e| format!("{:+.1} [{:+.1}, {:+.1}] Elo", e.elo, e.lower, e.upper));
+    format!(
+        "generation {}: {} positions in all, held-out error {:.6}; against the best: {gate}; {}",
+        r.generation,
+        r.positions,
+        r.holdout,
+        if r.adopted { "adopted" } else { "kept the best" }
+    )
+}
+
+struct Run<'a>(&'a Args);
+impl WithPosition for Run<'_> {
+    type Output = Result<()>;
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
+        use stackchess_core::Rules as _;
+        let a = self.0;
+        let base = a.engine.config(rules.name())?;
+        let settings = Settings {
+            generations: a.generations,
+            positions: a.positions,
+            data: stackchess_datagen::Settings {
+                nodes: a.nodes,
+                per_game: a.per_game,
+                label_nodes: a.label_nodes,
+                seed: a.seed,
+                threads: a.threads,
+                ..stackchess_datagen::Settings::default()
+            },
+            train: Options { hidden: a.hidden, epochs: a.epochs, seed: a.seed, threads: a.threads, ..Options::default() },
+            labels: Labels { lambda: a.lambda, ..Labels::default() },
+            holdout: 0.05,
+            gate_games: a.gate_games,
+            gate_limits: if a.gate_tc.is_some() { Limits::default() } else { Limits::nodes(a.gate_nodes) },
+            gate_tc: a.gate_tc,
+        };
+        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        let _run = crate::interrupt::run()?;
+        let mut ui = Ui { bar: None, quiet: a.quiet };
+        generations::run::<P>(rules, &base, &a.dir, &settings, &command, &crate::interrupt::STOP, &mut ui)?;
+        println!("best net: {}", a.dir.join("best.nnue").display());
+        Ok(())
+    }
+}
+
+/// Runs `nnue`.
+pub fn run(a: &Args) -> Result<()> {
+    a.variant.load()?.with(Run(a))
+}

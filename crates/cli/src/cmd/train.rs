@@ -1,0 +1,114 @@
+//! `stackchess train`: a neural evaluation for a rule set, trained on the CPU from data files
+//! (`datagen`; docs/nnue.md).
+
+use anyhow::{bail, Context, Result};
+use stackchess_core::{Position, Rules};
+use stackchess_datagen::Labels;
+use stackchess_train::{Epoch, Hook, Options};
+use stackchess_variants::{VariantArg, WithPosition};
+use std::io::Write as _;
+use std::path::PathBuf;
+
+/// Flags of `train`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Variant: malka, traditional, fide, air-attack, or rules:FILE (the data's rule set).
+    #[arg(long, short, default_value = "malka")]
+    pub variant: VariantArg,
+    /// Data files (`stackchess datagen`), read together (a position of an earlier file is not repeated).
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
+    /// The net file to write (`--eval net:FILE` reads it).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Neurons of the first layer.
+    #[arg(long, default_value_t = Options::default().hidden)]
+    pub hidden: usize,
+    /// Passes over the data.
+    #[arg(long, default_value_t = Options::default().epochs)]
+    pub epochs: usize,
+    /// Samples a mini-batch.
+    #[arg(long, default_value_t = Options::default().batch)]
+    pub batch: usize,
+    /// Adam's learning rate (a tenth of it for the last quarter of the epochs).
+    #[arg(long, default_value_t = Options::default().lr)]
+    pub lr: f32,
+    /// The weight of the search score in each target: λ·σ(score) + (1 − λ)·result.
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f64,
+    /// Share of games held out to measure the net.
+    #[arg(long, default_value_t = 0.05)]
+    pub holdout: f64,
+    /// Seed of the weights, the shuffles and the held-out split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// Prints each epoch's losses.
+struct Lines;
+impl Hook for Lines {
+    fn epoch(&mut self, e: &Epoch) {
+        // A closed pipe ends the listing, not the training.
+        let _ = writeln!(
+            std::io::stdout(),
+            "epoch {:>3}: train {:.6}  held out {:.6}  lr {:.5}  {:.1} s",
+            e.epoch,
+            e.train,
+            e.holdout,
+            e.lr,
+            e.seconds
+        );
+    }
+}
+
+struct Run<'a>(&'a Args);
+impl WithPosition for Run<'_> {
+    type Output = Result<()>;
+    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
+        let a = self.0;
+        let labels = Labels { lambda: a.lambda, ..Labels::default() };
+        let started = std::time::Instant::now();
+        let records = stackchess_tune::read_data(&a.data, rules.id())?;
+        let features = stackchess_nnue::Features::of::<P>(rules);
+        let all = stackchess_train::samples_of(&features, &records, labels);
+        let out = |i: usize| {
+            let u = stackchess_core::SplitMix64::for_item(a.seed ^ 0x40DE, all.game[i]).next_u64() >> 11;
+            (u as f64 / (1u64 << 53) as f64) < a.holdout
+        };
+        let (train, holdout) = (all.filter(|i| !out(i)), all.filter(out));
+        println!("{} positions: {} to train on, {} held out ({:.1} s to read)", all.len(), train.len(), holdout.len(), started.elapsed().as_secs_f64());
+        let o = Options { hidden: a.hidden, epochs: a.epochs, batch: a.batch, lr: a.lr, seed: a.seed, threads: a.threads };
+        let _run = crate::interrupt::run()?;
+        let t = stackchess_train::train(features.inputs(), &train, &holdout, &o, &crate::interrupt::STOP, &mut Lines)?;
+        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        let about = format!(
+            "command: {command}; data: {} positions ({} held out) from {}; seed {}",
+            all.len(),
+            holdout.len(),
+            a.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "),
+            a.seed
+        );
+        let net = t.net.quantise(rules.id(), P::LEVELS, &about);
+        net.write(&a.out).with_context(|| format!("writing {}", a.out.display()))?;
+        let secs: f64 = t.epochs.iter().map(|e| e.seconds).sum();
+        println!(
+            "wrote {} ({} neurons, {} epochs in {secs:.1} s: {:.0} positions/s)",
+            a.out.display(),
+            a.hidden,
+            t.epochs.len(),
+            (train.len() * t.epochs.len()) as f64 / secs.max(1e-9)
+        );
+        Ok(())
+    }
+}
+
+/// Runs `train`.
+pub fn run(a: &Args) -> Result<()> {
+    if !(0.0..=1.0).contains(&a.lambda) || !(0.0..1.0).contains(&a.holdout) {
+        bail!("--lambda {} / --holdout {}: give a weight from 0 to 1 and a share below 1", a.lambda, a.holdout);
+    }
+    a.variant.load()?.with(Run(a))
+}

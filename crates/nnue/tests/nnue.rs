@@ -1,0 +1,109 @@
+//! The incremental accumulator equals a full refresh after every ply (random games of every
+//! built-in, and an Air Attack game full of transfers); the quantised net matches the float model;
+//! net files round-trip, and foreign or damaged files are refused without a panic.
+
+use stackchess_core::{Color, Position, Rules, SplitMix64};
+use stackchess_nnue::{Features, FloatNet, Net, NetError, Pieces};
+use stackchess_variants::{Variant, WithPosition};
+
+fn net_for(inputs: usize, levels: usize, seed: u64) -> (FloatNet, Net) {
+    let mut f = FloatNet::random(inputs, 32, seed);
+    // Biases away from zero so every neuron's clipping is exercised.
+    for (i, b) in f.b1.iter_mut().enumerate() {
+        *b = (i as f32 - 16.0) / 40.0;
+    }
+    f.b2 = 0.05;
+    let q = f.quantise("test-rules", levels, "test");
+    (f, q)
+}
+
+/// Plays random games, `prefer` picking among the legal moves (transfers first, say).
+struct Games {
+    seed: u64,
+    games: u64,
+    plies: usize,
+    prefer_transfers: bool,
+}
+
+impl WithPosition for Games {
+    type Output = usize;
+    fn call<P: Position>(self, rules: P::Rules) -> usize {
+        let features = Features::of::<P>(rules);
+        let (float, net) = net_for(features.inputs(), P::LEVELS, self.seed);
+        let mut checked = 0;
+        let mut worst = 0.0f32;
+        for g in 0..self.games {
+            let mut rng = SplitMix64::for_item(self.seed, g);
+            let mut pos = rules.startpos();
+            let mut acc = net.refresh(&features, &pos);
+            for _ in 0..self.plies {
+                let moves = pos.moves();
+                if moves.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                let transfers: Vec<_> = moves.iter().copied().filter(|m| m.from().level() != m.to().level()).collect();
+                let m = if self.prefer_transfers && !transfers.is_empty() && rng.below(4) != 0 {
+                    transfers[rng.below(transfers.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                let before = Pieces::of(&pos);
+                pos.play_unchecked(m);
+                acc.update(&net, &features, &before, &Pieces::of(&pos));
+                assert_eq!(acc, net.refresh(&features, &pos), "after {}", pos.to_lfen());
+                // The quantised evaluation against the float model.
+                let (mut us, mut them) = (Vec::new(), Vec::new());
+                features.active(&pos, |w, b| {
+                    let (u, t) = if pos.turn() == Color::White { (w, b) } else { (b, w) };
+                    us.push(u);
+                    them.push(t);
+                });
+                let exact = float.centipawns(&us, &them);
+                let q = net.evaluate(&acc, pos.turn() == Color::White);
+                worst = worst.max((exact - q as f32).abs());
+                checked += 1;
+            }
+        }
+        assert!(worst <= 8.0, "quantised and float evaluations differ by up to {worst} cp");
+        checked
+    }
+}
+
+#[test]
+fn the_accumulator_follows_every_move_and_quantised_matches_float() {
+    for (i, v) in Variant::ALL.into_iter().enumerate() {
+        let n = v.with(Games { seed: 11 + i as u64, games: 12, plies: 150, prefer_transfers: false });
+        assert!(n > 600, "{v}: {n} plies");
+    }
+    // Air Attack with transfers three times in four: captures on the transfer cell, promotions
+    // and castling come up in 40 such games.
+    let n = Variant::AirAttack.with(Games { seed: 5, games: 40, plies: 200, prefer_transfers: true });
+    assert!(n > 2000, "{n}");
+}
+
+#[test]
+fn net_files_round_trip_and_refuse_what_they_must() {
+    let (_, net) = net_for(12 * 64 * 3, 3, 1);
+    let bytes = net.to_bytes();
+    assert_eq!(Net::from_bytes(&bytes, "n").unwrap(), net);
+    let dir = std::env::temp_dir().join(format!("stackchess-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a.nnue");
+    net.write(&path).unwrap();
+    assert_eq!(Net::read(&path, "test-rules", 3, 64).unwrap(), net);
+    // Another rule set: refused, both ids named.
+    let e = Net::read(&path, "0123abcd", 3, 64).unwrap_err();
+    assert!(matches!(e, NetError::OtherRules { .. }));
+    let text = e.to_string();
+    assert!(text.contains("test-rules") && text.contains("0123abcd"), "{text}");
+    // Cut at many lengths, or one byte changed: refused, never a panic.
+    for len in (0..bytes.len()).step_by(997).chain([bytes.len() - 1]) {
+        let e = Net::from_bytes(&bytes[..len], "cut").unwrap_err().to_string();
+        assert!(e.starts_with("cut: "), "{e}");
+    }
+    let mut changed = bytes.clone();
+    changed[100] ^= 1;
+    assert!(Net::from_bytes(&changed, "x").unwrap_err().to_string().contains("checksum"));
+    assert!(Net::from_bytes(b"games.csv", "x").unwrap_err().to_string().contains("not a stackchess net"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

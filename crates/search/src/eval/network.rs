@@ -1,0 +1,104 @@
+//! The neural evaluation in the search: the net, its inputs, and one accumulator a ply, each
+//! made from the nearest ancestor's by the pieces that changed between them (or afresh).
+
+use crate::eval::Eval;
+use stackchess_core::{CellSet, Color, Position, Role};
+use stackchess_nnue::{Accumulator, Features, Net, Pieces};
+use std::sync::Arc;
+
+/// A net as the search settings hold it: the file it came from and the net.
+#[derive(Clone)]
+pub struct NetFile {
+    /// The path as given (records name it).
+    pub path: String,
+    /// The net.
+    pub net: Arc<Net>,
+}
+
+impl PartialEq for NetFile {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path && (Arc::ptr_eq(&self.net, &other.net) || self.net == other.net)
+    }
+}
+impl Eq for NetFile {}
+
+impl std::fmt::Debug for NetFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NetFile({}, {} neurons, rules {})", self.path, self.net.hidden, self.net.rules_id)
+    }
+}
+
+/// The net of an engine and the numbering of its inputs.
+pub(crate) struct NetEval {
+    pub net: Arc<Net>,
+    pub features: Features,
+}
+
+/// One ply's accumulator and the pieces it was made for.
+struct Slot<C: CellSet> {
+    acc: Accumulator,
+    pieces: Pieces<C>,
+    valid: bool,
+}
+
+/// A search thread's accumulators, one a ply.
+pub(crate) struct Stack<C: CellSet> {
+    slots: Vec<Slot<C>>,
+}
+
+impl<C: CellSet> Stack<C> {
+    pub fn new(n: &NetEval, plies: usize) -> Stack<C> {
+        let blank = || Slot { acc: Accumulator::new(&n.net), pieces: Pieces([C::default(); 12]), valid: false };
+        Stack { slots: (0..plies).map(|_| blank()).collect() }
+    }
+
+    /// A new node at `ply`: its accumulator is not made yet.
+    #[inline]
+    pub fn enter(&mut self, ply: usize) {
+        if let Some(s) = self.slots.get_mut(ply) {
+            s.valid = false;
+        }
+    }
+
+    /// The evaluation of `pos` at `ply`.
+    pub fn eval<P: Position<Cells = C>>(&mut self, n: &NetEval, pos: &P, ply: usize) -> Eval {
+        let ply = ply.min(self.slots.len() - 1);
+        let pieces = Pieces::of(pos);
+        if !self.slots[ply].valid {
+            let from = (0..ply).rev().take(8).find(|&q| self.slots[q].valid);
+            let acc = match from {
+                Some(q) => {
+                    let mut acc = self.slots[q].acc.clone();
+                    acc.update(&n.net, &n.features, &self.slots[q].pieces, &pieces);
+                    acc
+                }
+                None => n.net.refresh(&n.features, pos),
+            };
+            self.slots[ply] = Slot { acc, pieces, valid: true };
+        }
+        let score = n.net.evaluate(&self.slots[ply].acc, pos.turn() == Color::White);
+        Eval { score, pieces: officers(&pieces) }
+    }
+}
+
+/// Whether each side has a piece besides pawns and the king.
+fn officers<C: CellSet>(p: &Pieces<C>) -> [bool; 2] {
+    let has = |side: usize| (1..5).any(|r| !p.0[side * 6 + r].is_empty());
+    let _ = Role::Pawn;
+    [has(0), has(1)]
+}
+
+impl NetFile {
+    /// Reads the net in `path` for `rules` (refused when it is for another rule set or board, or
+    /// its sums could overflow with the start position's pieces).
+    ///
+    /// # Errors
+    /// As [`Net::read`].
+    pub fn load<P: Position>(rules: P::Rules, path: &std::path::Path) -> Result<NetFile, stackchess_nnue::NetError> {
+        use stackchess_core::Rules;
+        let mut pieces = 0;
+        rules.startpos().for_each_piece(|_, _| pieces += 1);
+        let net = Net::read(path, rules.id(), P::LEVELS, pieces)?;
+        Ok(NetFile { path: path.display().to_string(), net: Arc::new(net) })
+    }
+}

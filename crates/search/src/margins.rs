@@ -1,0 +1,161 @@
+//! The search's margins, depths and reductions as named parameters (`search.<name>` keys), each
+//! with a range: what `stackchess spsa` tunes by play. The defaults are the constants the search
+//! was written with.
+
+use crate::ParamError;
+
+/// One tunable constant: its name (after `search.`), default, range and meaning.
+#[derive(Clone, Copy, Debug)]
+pub struct Margin {
+    /// The name, after `search.`.
+    pub name: &'static str,
+    /// The search's value.
+    pub default: i32,
+    /// The values it may take.
+    pub range: (i32, i32),
+    /// What it is.
+    pub doc: &'static str,
+}
+
+const fn m(name: &'static str, default: i32, range: (i32, i32), doc: &'static str) -> Margin {
+    Margin { name, default, range, doc }
+}
+
+/// Every tunable constant, in the order of [`Margins`]' values.
+pub const MARGINS: [Margin; 19] = [
+    m("rfp_margin", 100, (10, 400), "reverse futility: centipawns a depth above beta that return the static score"),
+    m("rfp_depth", 3, (1, 10), "reverse futility: the deepest depth it applies at"),
+    m("futility_margin", 120, (10, 500), "futility: centipawns a depth that the static score must fall short of alpha by"),
+    m("futility_depth", 2, (1, 8), "futility: the deepest depth it applies at"),
+    m("lmp_base", 4, (1, 30), "late-move pruning: quiet moves searched at least"),
+    m("lmp_scale", 3, (1, 12), "late-move pruning: more quiet moves per depth squared"),
+    m("lmp_depth", 3, (1, 8), "late-move pruning: the deepest depth it applies at"),
+    m("delta_margin", 200, (0, 1000), "quiescence delta pruning: the margin over the capture's gain"),
+    m("aspiration_window", 25, (5, 300), "aspiration: the first window's half width in centipawns"),
+    m("aspiration_depth", 4, (1, 12), "aspiration: the first depth with a window"),
+    m("nmp_base", 3, (1, 8), "null move: the reduction at every depth"),
+    m("nmp_divisor", 6, (2, 24), "null move: a ply more reduction per this many plies of depth"),
+    m("nmp_depth", 3, (1, 8), "null move: the shallowest depth it is tried at"),
+    m("lmr_base", 50, (0, 300), "late move reductions: the constant of the table, in hundredths of a ply"),
+    m("lmr_divisor", 225, (50, 800), "late move reductions: ln(depth)·ln(moves) over this, in hundredths"),
+    m("lmr_history", 8192, (512, 65536), "late move reductions: a ply less per this much history"),
+    m("lmr_depth", 3, (1, 8), "late move reductions: the shallowest depth"),
+    m("lmr_moves", 3, (1, 12), "late move reductions: moves searched before the first reduced one"),
+    m("iir_depth", 4, (2, 12), "internal iterative reduction: the shallowest depth"),
+];
+
+/// The constants' values, in [`MARGINS`] order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Margins(pub [i32; MARGINS.len()]);
+
+impl Default for Margins {
+    fn default() -> Self {
+        Margins(MARGINS.map(|m| m.default))
+    }
+}
+
+/// The position of each constant in [`Margins`].
+#[allow(missing_docs)]
+pub mod at {
+    pub const RFP_MARGIN: usize = 0;
+    pub const RFP_DEPTH: usize = 1;
+    pub const FUTILITY_MARGIN: usize = 2;
+    pub const FUTILITY_DEPTH: usize = 3;
+    pub const LMP_BASE: usize = 4;
+    pub const LMP_SCALE: usize = 5;
+    pub const LMP_DEPTH: usize = 6;
+    pub const DELTA_MARGIN: usize = 7;
+    pub const ASPIRATION_WINDOW: usize = 8;
+    pub const ASPIRATION_DEPTH: usize = 9;
+    pub const NMP_BASE: usize = 10;
+    pub const NMP_DIVISOR: usize = 11;
+    pub const NMP_DEPTH: usize = 12;
+    pub const LMR_BASE: usize = 13;
+    pub const LMR_DIVISOR: usize = 14;
+    pub const LMR_HISTORY: usize = 15;
+    pub const LMR_DEPTH: usize = 16;
+    pub const LMR_MOVES: usize = 17;
+    pub const IIR_DEPTH: usize = 18;
+}
+
+impl Margins {
+    /// The value of constant `i` (an [`at`] index).
+    #[inline]
+    #[must_use]
+    pub fn get(&self, i: usize) -> i32 {
+        self.0[i]
+    }
+
+    /// Sets the constant `name` (after `search.`); `Ok(false)` when no constant has that name.
+    ///
+    /// # Errors
+    /// A value that is not an integer in the constant's range.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<bool, ParamError> {
+        let Some(i) = MARGINS.iter().position(|m| m.name == name) else {
+            return Ok(false);
+        };
+        let (lo, hi) = MARGINS[i].range;
+        self.0[i] = value.parse().ok().filter(|v| (lo..=hi).contains(v)).ok_or_else(|| ParamError::BadValue {
+            key: format!("search.{name}"),
+            value: value.to_owned(),
+            expected: format!("an integer from {lo} to {hi}"),
+        })?;
+        Ok(true)
+    }
+
+    /// The constants that differ from the defaults, as `name=value` (empty when none does).
+    #[must_use]
+    pub fn describe_changes(&self) -> String {
+        let d = Margins::default();
+        MARGINS
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.0[i] != d.0[i])
+            .map(|(i, m)| format!("{}={}", m.name, self.0[i]))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_follow_the_table_and_defaults_are_in_range() {
+        let names = [
+            (at::RFP_MARGIN, "rfp_margin"),
+            (at::RFP_DEPTH, "rfp_depth"),
+            (at::FUTILITY_MARGIN, "futility_margin"),
+            (at::FUTILITY_DEPTH, "futility_depth"),
+            (at::LMP_BASE, "lmp_base"),
+            (at::LMP_SCALE, "lmp_scale"),
+            (at::LMP_DEPTH, "lmp_depth"),
+            (at::DELTA_MARGIN, "delta_margin"),
+            (at::ASPIRATION_WINDOW, "aspiration_window"),
+            (at::ASPIRATION_DEPTH, "aspiration_depth"),
+            (at::NMP_BASE, "nmp_base"),
+            (at::NMP_DIVISOR, "nmp_divisor"),
+            (at::NMP_DEPTH, "nmp_depth"),
+            (at::LMR_BASE, "lmr_base"),
+            (at::LMR_DIVISOR, "lmr_divisor"),
+            (at::LMR_HISTORY, "lmr_history"),
+            (at::LMR_DEPTH, "lmr_depth"),
+            (at::LMR_MOVES, "lmr_moves"),
+            (at::IIR_DEPTH, "iir_depth"),
+        ];
+        for (i, name) in names {
+            assert_eq!(MARGINS[i].name, name);
+        }
+        assert_eq!(names.len(), MARGINS.len());
+        for m in MARGINS {
+            assert!((m.range.0..=m.range.1).contains(&m.default), "{}", m.name);
+        }
+        let mut x = Margins::default();
+        assert_eq!(x.describe_changes(), "");
+        assert!(x.set("rfp_margin", "130").unwrap());
+        assert!(!x.set("nope", "1").unwrap());
+        assert!(x.set("rfp_margin", "5").is_err());
+        assert_eq!(x.describe_changes(), "rfp_margin=130");
+    }
+}
