@@ -101,34 +101,16 @@ impl EngineArgs {
 /// The net `--eval` names (`None` for `linear`, and for `default` where the rule set ships none),
 /// read for the rule set `variant`.
 pub fn net_of(eval: &str, variant: &str) -> Result<Option<stackchess_search::NetFile>> {
-    struct Load<'a>(&'a std::path::Path);
-    impl stackchess_variants::WithPosition for Load<'_> {
-        type Output = Result<stackchess_search::NetFile, stackchess_nnue::NetError>;
+    struct Load(stackchess_search::EvalChoice, Variant);
+    impl stackchess_variants::WithPosition for Load {
+        type Output = Result<Option<stackchess_search::NetFile>, stackchess_nnue::NetError>;
         fn call<P: Position>(self, rules: P::Rules) -> Self::Output {
-            stackchess_search::NetFile::load::<P>(rules, self.0)
+            self.0.net::<P>(rules, self.1.default_net(), &format!("builtin:{}", self.1))
         }
     }
-    match eval.strip_prefix("net:") {
-        None if eval == "linear" => Ok(None),
-        None if eval == "default" || eval.is_empty() => {
-            let v: Variant = variant.parse()?;
-            let Some(bytes) = v.default_net() else { return Ok(None) };
-            let name = format!("the built-in net of {v}");
-            let net = stackchess_nnue::Net::from_bytes(bytes, &name)?;
-            anyhow::ensure!(
-                net.rules_id == v.rules_id(),
-                "{name} is for rule set {}, not {}",
-                net.rules_id,
-                v.rules_id()
-            );
-            Ok(Some(stackchess_search::NetFile { path: format!("builtin:{v}"), net: std::sync::Arc::new(net) }))
-        }
-        None => anyhow::bail!("--eval {eval}: give default, linear or net:FILE"),
-        Some(path) => {
-            let v: Variant = variant.parse()?;
-            Ok(Some(v.with(Load(std::path::Path::new(path))).with_context(|| format!("--eval {eval}"))?))
-        }
-    }
+    let choice: stackchess_search::EvalChoice = eval.parse().map_err(|e| anyhow::anyhow!("--eval {e}"))?;
+    let v: Variant = variant.parse()?;
+    v.with(Load(choice, v)).with_context(|| format!("--eval {eval}"))
 }
 
 /// An evaluation and where it came from.

@@ -185,17 +185,30 @@ impl Net {
     pub fn read(path: &Path, rules_id: &str, levels: usize, pieces: usize) -> Result<Net, NetError> {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| NetError::Io { path: name.clone(), message: e.to_string() })?;
-        let net = Net::from_bytes(&bytes, &name)?;
+        Net::for_rules(&bytes, &name, rules_id, levels, pieces)
+    }
+
+    /// A net from the bytes of a net file (`name` says where they came from), checked as
+    /// [`Net::read`] checks a file.
+    ///
+    /// # Errors
+    /// As [`Net::read`], without the I/O.
+    pub fn for_rules(bytes: &[u8], name: &str, rules_id: &str, levels: usize, pieces: usize) -> Result<Net, NetError> {
+        let net = Net::from_bytes(bytes, name)?;
         if net.rules_id != rules_id {
-            return Err(NetError::OtherRules { path: name, found: net.rules_id, expected: rules_id.to_owned() });
+            return Err(NetError::OtherRules {
+                path: name.to_owned(),
+                found: net.rules_id,
+                expected: rules_id.to_owned(),
+            });
         }
         if net.levels != levels {
             return Err(NetError::Format {
-                path: name,
+                path: name.to_owned(),
                 message: format!("a net of {} levels, not {levels}", net.levels),
             });
         }
-        net.check_bounds(pieces).map_err(|message| NetError::Format { path: name, message })?;
+        net.check_bounds(pieces).map_err(|message| NetError::Format { path: name.to_owned(), message })?;
         Ok(net)
     }
 }

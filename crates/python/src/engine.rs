@@ -2,11 +2,12 @@
 
 use crate::board::{variant_of, AnyBoard, Board, Hist, PyMove};
 use crate::{io_error, value_error};
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
 use stackchess_core::{san, Move, Position, Rules};
-use stackchess_search::{EvalParams, Limits, Report, Request, Score, SearchConfig};
+use stackchess_nnue::NetError;
+use stackchess_search::{EvalChoice, EvalParams, Limits, Report, Request, Score, SearchConfig};
 use stackchess_variants::{Variant, WithPosition};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -97,15 +98,42 @@ impl<P: Position> AnyEngine for Eng<P> {
 
 struct Make {
     config: SearchConfig,
+    eval: EvalChoice,
+    variant: Variant,
     threads: usize,
 }
 
 impl WithPosition for Make {
-    type Output = Box<dyn AnyEngine>;
-    fn call<P: Position>(self, rules: P::Rules) -> Box<dyn AnyEngine> {
+    type Output = Result<Box<dyn AnyEngine>, NetError>;
+    fn call<P: Position>(mut self, rules: P::Rules) -> Self::Output {
+        let name = format!("builtin:{}", self.variant);
+        self.config.net = self.eval.net::<P>(rules, self.variant.default_net(), &name)?;
         let mut engine = stackchess_search::Engine::<P>::new(rules, self.config);
         engine.set_threads(self.threads);
-        Box::new(Eng { engine, rules })
+        Ok(Box::new(Eng { engine, rules }))
+    }
+}
+
+/// The evaluation `net` names: `None` the rule set's default (its shipped net, else the linear
+/// evaluation), `"linear"`, or the path of a net file.
+fn eval_choice(net: Option<&Bound<'_, PyAny>>) -> PyResult<EvalChoice> {
+    let Some(net) = net else { return Ok(EvalChoice::Default) };
+    if net.extract::<String>().is_ok_and(|s| s == "linear") {
+        return Ok(EvalChoice::Linear);
+    }
+    let path: PathBuf =
+        net.extract().map_err(|_| PyTypeError::new_err("net must be None, \"linear\" or the path of a net file"))?;
+    Ok(EvalChoice::File(path))
+}
+
+/// A net refused: `FileNotFoundError` when the file is missing, else `ValueError`.
+fn net_error(e: NetError, path: &EvalChoice) -> PyErr {
+    match (&e, path) {
+        (NetError::Io { .. }, EvalChoice::File(p)) if !p.exists() => {
+            pyo3::exceptions::PyFileNotFoundError::new_err(e.to_string())
+        }
+        (NetError::Io { .. }, _) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+        _ => value_error(e),
     }
 }
 
@@ -222,8 +250,11 @@ impl Line {
 /// ``params`` the evaluation and search settings: ``None`` for the rule set's preset (a loaded
 /// rule set plays its base's), the path of a parameter file (the format of ``--params``:
 /// ``key = value`` lines), or a dict of overrides of the preset (``{"value.queen": 450,
-/// "search.lmr": False, "search.hash": 64}``). ``net`` must be ``None``: neural-network
-/// evaluations are not supported by the Python package (``NotImplementedError``). ``threads``
+/// "search.lmr": False, "search.hash": 64}``). ``net``: ``None`` for the rule set's default
+/// evaluation (its shipped net where it has one, else the linear evaluation of ``params``),
+/// ``"linear"``, or the path of a net file (``stackchess train``; refused with ``ValueError`` when
+/// it is for another rule set, ``FileNotFoundError`` when missing; the piece values of ``params``
+/// still order moves). ``threads``
 /// above 1 searches with helper threads, and results then vary from run to run.
 ///
 /// Each search starts afresh (the table cleared), so on one thread under a node or depth limit
@@ -271,17 +302,14 @@ impl Engine {
         net: Option<&Bound<'_, PyAny>>,
         threads: usize,
     ) -> PyResult<Engine> {
-        if net.is_some() {
-            return Err(PyNotImplementedError::new_err(
-                "neural-network evaluations are not supported by the Python package (pass net=None)",
-            ));
-        }
+        let eval = eval_choice(net)?;
         let variant = variant_of(rules)?;
         let mut config = preset(variant)?;
         if let Some(p) = params {
             apply(&mut config, p)?;
         }
-        let inner = variant.with(Make { config, threads: threads.max(1) });
+        let make = Make { config, eval: eval.clone(), variant, threads: threads.max(1) };
+        let inner = variant.with(make).map_err(|e| net_error(e, &eval))?;
         Ok(Engine { inner, variant })
     }
 

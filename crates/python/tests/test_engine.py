@@ -76,8 +76,10 @@ def test_settings_and_errors(tmp_path):
         Engine("malka", params=params)
     with pytest.raises(FileNotFoundError):
         Engine("malka", params=tmp_path / "missing.params")
-    with pytest.raises(NotImplementedError, match="neural-network"):
-        Engine("malka", net="net.bin")
+    with pytest.raises(FileNotFoundError, match="missing.nnue"):
+        Engine("malka", net=tmp_path / "missing.nnue")
+    with pytest.raises(TypeError, match="net must be"):
+        Engine("malka", net=3)
     with pytest.raises(ValueError, match="give a limit"):
         engine.analyse(Board("malka"))
     with pytest.raises(ValueError, match="the board is of traditional and the engine plays malka"):
@@ -100,3 +102,27 @@ def test_the_gil_is_released_while_it_searches():
     assert done and done[0][0].pv
     # Holding the GIL, the search would have kept this thread from running until it ended.
     assert ticks > 20, ticks
+
+
+@pytest.fixture(scope="module")
+def fide_net(cli, tmp_path_factory):
+    """A small net for fide trained by the command line (`datagen`, then `train`)."""
+    d = tmp_path_factory.mktemp("net")
+    run_cli(cli, "datagen", "-v", "fide", "--games", "4", "--nodes", "300", "--seed", "5", "--threads", "1",
+            "--quiet", "--out", str(d / "fide.data"))
+    run_cli(cli, "train", "-v", "fide", "--data", str(d / "fide.data"), "--out", str(d / "fide.nnue"),
+            "--hidden", "8", "--epochs", "2", "--threads", "1")
+    return d / "fide.nnue"
+
+
+def test_a_net_plays_as_on_the_command_line(cli, fide_net):
+    board = Board("fide")
+    board.push("e4")
+    netted = Engine("fide", net=fide_net)
+    assert "net=" in netted.describe() and "net=" not in Engine("fide", net="linear").describe()
+    assert netted.evaluate(board) != Engine("fide").evaluate(board)
+    out = run_cli(cli, "analyse", "--variant", "fide", "--lfen", board.lfen(), "--eval", f"net:{fide_net}",
+                  "--nodes", "3000").stdout.splitlines()
+    assert out[-1] == f"bestmove {netted.play(board, nodes=3000).uci()}"
+    with pytest.raises(ValueError, match="the net is for rule set"):
+        Engine("malka", net=str(fide_net))

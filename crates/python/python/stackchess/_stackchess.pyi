@@ -97,7 +97,7 @@ class Engine:
         self,
         rules: _Rules,
         params: Union[None, _Path, Dict[str, Union[int, bool, str]]] = None,
-        net: None = None,
+        net: Union[None, _Path] = None,
         threads: int = 1,
     ) -> None: ...
     @property
