@@ -49,9 +49,10 @@ pub struct EngineArgs {
     /// Plain alpha-beta (no TT, PVS, aspiration, null move, LMR, killers, history, extensions, pruning).
     #[arg(long)]
     pub plain: bool,
-    /// The evaluation: `linear` (the parameters above), or `net:FILE`, a network trained for the
-    /// rule set (`stackchess train`; its piece values still come from the parameters).
-    #[arg(long, value_name = "linear|net:FILE", default_value = "linear")]
+    /// The evaluation: `default` (the rule set's: its net when it ships one, else the
+    /// parameters), `linear` (the parameters), or `net:FILE`, a network trained for the rule set
+    /// (`stackchess train`; piece values for move ordering still come from the parameters).
+    #[arg(long, value_name = "default|linear|net:FILE", default_value = "default")]
     pub eval: String,
 }
 
@@ -97,23 +98,19 @@ impl EngineArgs {
     }
 }
 
-/// The net `--eval` names (`None` for `linear`), read for the rule set `variant`.
+/// The net `--eval` names (`None` for `linear`, and for `default` where the rule set ships none),
+/// read for the rule set `variant`.
 pub fn net_of(eval: &str, variant: &str) -> Result<Option<stackchess_search::NetFile>> {
-    struct Load<'a>(&'a std::path::Path);
-    impl stackchess_variants::WithPosition for Load<'_> {
-        type Output = Result<stackchess_search::NetFile, stackchess_nnue::NetError>;
+    struct Load(stackchess_search::EvalChoice, Variant);
+    impl stackchess_variants::WithPosition for Load {
+        type Output = Result<Option<stackchess_search::NetFile>, stackchess_nnue::NetError>;
         fn call<P: Position>(self, rules: P::Rules) -> Self::Output {
-            stackchess_search::NetFile::load::<P>(rules, self.0)
+            self.0.net::<P>(rules, self.1.default_net(), &format!("builtin:{}", self.1))
         }
     }
-    match eval.strip_prefix("net:") {
-        None if eval == "linear" || eval.is_empty() => Ok(None),
-        None => anyhow::bail!("--eval {eval}: give linear or net:FILE"),
-        Some(path) => {
-            let v: Variant = variant.parse()?;
-            Ok(Some(v.with(Load(std::path::Path::new(path))).with_context(|| format!("--eval {eval}"))?))
-        }
-    }
+    let choice: stackchess_search::EvalChoice = eval.parse().map_err(|e| anyhow::anyhow!("--eval {e}"))?;
+    let v: Variant = variant.parse()?;
+    v.with(Load(choice, v)).with_context(|| format!("--eval {eval}"))
 }
 
 /// An evaluation and where it came from.

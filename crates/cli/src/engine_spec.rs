@@ -242,7 +242,7 @@ impl EngineDef {
                 param: params.clone(),
                 params: params_file.clone(),
                 plain: *plain,
-                eval: net.as_ref().map_or_else(|| "linear".to_owned(), |p| format!("net:{}", p.display())),
+                eval: net.as_ref().map_or_else(|| "default".to_owned(), |p| format!("net:{}", p.display())),
             }),
             EngineKind::External { .. } => None,
         }

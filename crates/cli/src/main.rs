@@ -5,8 +5,8 @@ mod common;
 mod engine_spec;
 mod interrupt;
 mod progress;
-mod tuned;
 mod shard;
+mod tuned;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -49,6 +49,8 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Training data: quiet positions of self-play games with a search score and the result.
     Datagen(cmd::datagen::Args),
+    /// What data files hold: header, counts, and (--positions) every position.
+    Data(cmd::data::Args),
     /// Tune numeric parameters (search margins, evaluation keys) by play: SPSA.
     Spsa(cmd::spsa::Args),
     /// Train a neural evaluation for a rule set from data files (on the CPU).
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd::replay::run(&a),
         Command::Tune(a) => cmd::tune::run(&a),
         Command::Datagen(a) => cmd::datagen::run(&a),
+        Command::Data(a) => cmd::data::run(&a),
         Command::Spsa(a) => cmd::spsa::run(&a),
         Command::Train(a) => cmd::train::run(&a),
         Command::Nnue(a) => cmd::nnue::run(&a),

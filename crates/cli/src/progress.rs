@@ -73,3 +73,44 @@ impl Progress {
         }
     }
 }
+
+/// The progress of a data run (`datagen`'s hook): its games, and the positions kept so far. The
+/// commands that make data first (`datagen`, `tune`, `nnue`) show it; their own hooks, implemented
+/// on it where they are used, end it with [`DataBar::finish`] when the next step begins.
+pub struct DataBar {
+    bar: Option<Progress>,
+    /// Nothing is shown.
+    pub quiet: bool,
+}
+
+impl DataBar {
+    /// No bar until the run begins.
+    pub fn new(quiet: bool) -> DataBar {
+        DataBar { bar: None, quiet }
+    }
+
+    /// Ends the bar, if one is showing.
+    pub fn finish(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish();
+        }
+    }
+}
+
+impl stackchess_datagen::Hook for DataBar {
+    fn begin(&mut self, games: u64, done: u64, positions: u64) {
+        let mut bar = Progress::new(games, done, "games", self.quiet);
+        bar.message(&format!("{positions} positions"), true);
+        self.bar = Some(bar);
+    }
+    fn played(&mut self) {
+        if let Some(b) = &mut self.bar {
+            b.inc(1);
+        }
+    }
+    fn committed(&mut self, games: u64, positions: u64) {
+        if let Some(b) = &mut self.bar {
+            b.message(&format!("{positions} positions in {games} committed games"), false);
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! id and settings), and the `--tune` flags.
 
 use crate::common::{note, Evaluation};
-use crate::progress::Progress;
+use crate::progress::DataBar;
 use anyhow::{Context, Result};
 use stackchess_core::Position;
 use stackchess_search::SearchConfig;
@@ -11,41 +11,16 @@ use stackchess_tune::{Cache, Outcome, Settings};
 use stackchess_variants::{Variant, WithPosition};
 use std::path::{Path, PathBuf};
 
-/// The progress of a tuning run: the data run's games, then the fit and its bootstrap.
-struct Ui {
-    bar: Option<Progress>,
-    quiet: bool,
-}
-
-impl stackchess_datagen::Hook for Ui {
-    fn begin(&mut self, games: u64, done: u64, positions: u64) {
-        let mut bar = Progress::new(games, done, "games", self.quiet);
-        bar.message(&format!("{positions} positions"), true);
-        self.bar = Some(bar);
-    }
-    fn played(&mut self) {
-        if let Some(b) = &mut self.bar {
-            b.inc(1);
-        }
-    }
-    fn committed(&mut self, games: u64, positions: u64) {
-        if let Some(b) = &mut self.bar {
-            b.message(&format!("{positions} positions in {games} committed games"), false);
-        }
-    }
-}
-
-impl stackchess_tune::Hook for Ui {
+/// The data run's games, then the fit and its bootstrap.
+impl stackchess_tune::Hook for DataBar {
     fn fitting(&mut self, train: usize, holdout: usize) {
-        if let Some(b) = self.bar.take() {
-            b.finish();
-        }
+        self.finish();
         if !self.quiet {
             eprintln!("fitting {train} positions ({holdout} held out)");
         }
     }
     fn resampled(&mut self, done: usize, total: usize) {
-        if !self.quiet && (done == total || done % 5 == 0) {
+        if !self.quiet && (done == total || done.is_multiple_of(5)) {
             eprintln!("bootstrap: {done}/{total} resamples refit");
         }
     }
@@ -61,11 +36,10 @@ pub fn tune(variant: Variant, engine: &SearchConfig, settings: &Settings, data: 
             let Run(engine, settings, data, quiet) = self;
             let _run = crate::interrupt::run()?;
             let command = std::env::args().collect::<Vec<_>>().join(" ");
-            let mut ui = Ui { bar: None, quiet };
-            let out = stackchess_tune::tune::<P>(rules, engine, settings, data, &command, &crate::interrupt::STOP, &mut ui);
-            if let Some(b) = &ui.bar {
-                b.finish();
-            }
+            let mut ui = DataBar::new(quiet);
+            let out =
+                stackchess_tune::tune::<P>(rules, engine, settings, data, &command, &crate::interrupt::STOP, &mut ui);
+            ui.finish();
             Ok(out?)
         }
     }

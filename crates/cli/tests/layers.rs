@@ -14,8 +14,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-stats", 0),
     ("stackchess-reference", 0),
     ("stackchess-core", 1),
-    ("stackchess-nnue", 2),
     ("stackchess-rules", 2),
+    ("stackchess-nnue", 2),
     ("stackchess-board", 3),
     ("stackchess-malka", 4),
     ("stackchess-traditional", 4),
@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-view", 5),
     ("stackchess-selfplay", 6),
     ("stackchess-analysis", 6),
+    ("stackchess-python", 6),
     ("stackchess-datagen", 7),
     ("stackchess-tune", 8),
     ("stackchess-train", 8),
@@ -49,6 +50,7 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("shakmaty", &["stackchess-book", "stackchess-benches"]),
     ("pgn-reader", &[]),
     ("headless_chrome", &[]),
+    ("pyo3", &["stackchess-python"]),
 ];
 
 /// Each workspace package with its normal dependencies.
@@ -117,4 +119,5 @@ fn heavy_and_special_crates_stay_where_they_belong() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(packages["stackchess-analysis"].iter().any(|(d, _)| d == "polars"));
+    assert!(packages["stackchess-python"].iter().any(|(d, _)| d == "pyo3"));
 }

@@ -38,11 +38,15 @@ fn the_file_tune_writes_round_trips_through_params() {
             "-v",
             "fide",
             "--games",
-            "40",
+            "60",
             "--nodes",
             "200",
-            "--rounds",
-            "1",
+            "--per-game",
+            "8",
+            "--label-nodes",
+            "1000",
+            "--bootstrap",
+            "2",
             "--seed",
             "3",
             "--out",
@@ -50,14 +54,14 @@ fn the_file_tune_writes_round_trips_through_params() {
             "-q",
         ]);
         assert!(ok, "{stderr}");
-        assert!(stdout.contains("round 1: 40 games") && stdout.contains("held-out loss"), "{stdout}");
+        assert!(stdout.contains("games), ") && stdout.contains("held out") && stdout.contains("\nprior "), "{stdout}");
     };
     tune(&f);
     let text = std::fs::read_to_string(&f).unwrap();
     let tuned = EvalParams::parse(&text).unwrap();
-    assert!(text.starts_with("# Evaluation parameters of fide") && text.contains("--seed 3"), "{text}");
-    // Deterministic for a seed: the same settings give the same parameters (the games are replayed
-    // from the resumed directory, or played again elsewhere).
+    assert!(text.starts_with("# evaluation of fide") && text.contains("--seed 3"), "{text}");
+    // Deterministic for a seed: the same settings give the same parameters (the data is made again
+    // beside the second file).
     tune(&g);
     assert_eq!(EvalParams::parse(&std::fs::read_to_string(&g).unwrap()).unwrap(), tuned);
 
@@ -95,7 +99,7 @@ fn the_file_tune_writes_round_trips_through_params() {
     let cut_file = d.join("cut.params");
     std::fs::write(&cut_file, lines[..lines.len() - 2].join("\n")).unwrap();
     let (ok, _, stderr) = run(&["bench", "--only", "fide", "--depth", "1", "--params", s(&cut_file)]);
-    let want = format!("line {}: the file ends without mopup_kings, mobility", lines.len() - 1);
+    let want = format!("line {}: the file ends without scale.drawish, mobility", lines.len() - 1);
     assert!(!ok && stderr.contains(&want), "{stderr}");
     std::fs::remove_dir_all(&d).unwrap();
 }
@@ -111,7 +115,7 @@ fn a_user_defined_rule_set_is_tuned_once_per_rule_file() {
         let mut args = vec!["selfplay", "-v", &variant, "--games", "2", "--nodes", "100", "--max-plies", "30", "-q"];
         args.extend(["--out", s(&out)]);
         if tune {
-            args.extend(["--tune", "--tune-games", "30", "--tune-nodes", "100", "--tune-rounds", "1"]);
+            args.extend(["--tune", "--tune-games", "50", "--tune-nodes", "100", "--tune-label-nodes", "300"]);
             args.extend(["--tune-cache", s(&cache)]);
         }
         let (ok, _, stderr) = run(&args);

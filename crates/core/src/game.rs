@@ -46,24 +46,45 @@ impl<P: Position> Game<P> {
     }
     /// How often the current position has occurred, this time included.
     pub fn repetitions(&self) -> usize {
-        let h = self.pos.hash();
-        let window = (self.pos.halfmove_clock() as usize).min(self.hashes.len() - 1);
-        let n = self.hashes.len();
-        self.hashes[n - 1 - window..].iter().rev().step_by(2).filter(|&&x| x == h).count()
+        repetitions(&self.pos, &self.hashes)
     }
     /// The outcome by the rules, if the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
-        // Mate and stalemate take precedence over the draw rules.
-        let by_position = self.pos.outcome();
-        if let Some(o) = by_position {
-            if matches!(o.reason, Termination::Checkmate | Termination::Stalemate) {
-                return Some(o);
-            }
-        }
-        let count = self.pos.rules().draws().repetition;
-        if count != 0 && self.repetitions() >= count as usize {
-            return Some(Outcome { winner: None, reason: Termination::Repetition });
-        }
-        by_position
+        outcome_in_game(&self.pos, &self.hashes)
     }
+}
+
+/// How often `pos` has occurred in a game whose positions had the Zobrist hashes `hashes`, oldest
+/// first, `pos`'s own last (this time included; only positions since the last capture or pawn
+/// move, with the same side to move, can repeat it).
+///
+/// # Panics
+/// If `hashes` is empty (it holds at least `pos`'s own).
+pub fn repetitions<P: Position>(pos: &P, hashes: &[u64]) -> usize {
+    let h = pos.hash();
+    let window = (pos.halfmove_clock() as usize).min(hashes.len() - 1);
+    let n = hashes.len();
+    hashes[n - 1 - window..].iter().rev().step_by(2).filter(|&&x| x == h).count()
+}
+
+/// The outcome by the rules of `pos`, reached in a game whose positions had the hashes `hashes`
+/// (as for [`repetitions`]): mate and stalemate first, then repetition, then the fifty-move rule
+/// and dead material. What [`Game::outcome`] answers, for callers that keep the history
+/// themselves.
+///
+/// # Panics
+/// If `hashes` is empty.
+pub fn outcome_in_game<P: Position>(pos: &P, hashes: &[u64]) -> Option<Outcome> {
+    // Mate and stalemate take precedence over the draw rules.
+    let by_position = pos.outcome();
+    if let Some(o) = by_position {
+        if matches!(o.reason, Termination::Checkmate | Termination::Stalemate) {
+            return Some(o);
+        }
+    }
+    let count = pos.rules().draws().repetition;
+    if count != 0 && repetitions(pos, hashes) >= count as usize {
+        return Some(Outcome { winner: None, reason: Termination::Repetition });
+    }
+    by_position
 }

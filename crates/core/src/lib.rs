@@ -4,6 +4,7 @@
 //! here (perft, notation, game history and outcome) works for all of them.
 
 mod cells;
+mod diagram;
 mod error;
 mod game;
 mod lfen;
@@ -16,8 +17,9 @@ mod position;
 mod zobrist;
 
 pub use cells::CellSet;
+pub use diagram::diagram;
 pub use error::{IllegalMove, LfenError, LfenField, ParseMoveError};
-pub use game::Game;
+pub use game::{outcome_in_game, repetitions, Game};
 pub use lfen::{parse_placement, split_lfen, write_lfen, LfenFields, LfenState};
 pub use mirror::Mirror;
 pub use mv::{Move, MoveKind, MoveList, MAX_MOVES};

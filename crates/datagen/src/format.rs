@@ -167,11 +167,11 @@ impl Header {
         for (i, line) in text.lines().enumerate() {
             let (k, v) = line.split_once(" = ").ok_or_else(|| format!("header line {}: '{line}'", i + 1))?;
             match k {
-                "rules_id" => h.rules_id = v.to_owned(),
-                "variant" => h.variant = v.to_owned(),
+                "rules_id" => v.clone_into(&mut h.rules_id),
+                "variant" => v.clone_into(&mut h.variant),
                 "seed" => h.seed = v.parse().map_err(|_| format!("header line {}: seed '{v}'", i + 1))?,
-                "settings" => h.settings = v.to_owned(),
-                "command" => h.command = v.to_owned(),
+                "settings" => v.clone_into(&mut h.settings),
+                "command" => v.clone_into(&mut h.command),
                 _ => {} // Keys of later versions are kept out, not refused.
             }
         }

@@ -6,7 +6,9 @@ use crate::sample::{candidates, pick, quiet_in_order, Candidate, Quiet};
 use crate::Error;
 use stackchess_core::{Position, Rules};
 use stackchess_search::{Engine, Limits, Score, SearchConfig};
-use stackchess_selfplay::{Adjudication, EngineSpec, GamePlayer, GameRecord, Openings, ResignRule, RunConfig, Shard, Timing};
+use stackchess_selfplay::{
+    Adjudication, EngineSpec, GamePlayer, GameRecord, Openings, ResignRule, RunConfig, Shard, Timing,
+};
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -93,7 +95,11 @@ impl Settings {
             seed: self.seed,
             games: self.games,
             threads: 1,
-            openings: if self.random_plies == 0 { Openings::Start } else { Openings::Random { plies: self.random_plies } },
+            openings: if self.random_plies == 0 {
+                Openings::Start
+            } else {
+                Openings::Random { plies: self.random_plies }
+            },
             opening_filter: None,
             paired: false,
             adjudication: Adjudication {
@@ -178,7 +184,7 @@ pub fn generate<P: Position>(
     out: &Path,
     command: &str,
     halt: &AtomicBool,
-    hook: &mut dyn Hook,
+    hook: &mut (impl Hook + ?Sized),
 ) -> Result<Summary, Error> {
     let start = Instant::now();
     if settings.nodes == 0 || settings.games == 0 || settings.batch == 0 {
@@ -316,7 +322,7 @@ fn play_batch<P: Position>(
     batch: &[u64],
     threads: usize,
     halt: &AtomicBool,
-    hook: &mut dyn Hook,
+    hook: &mut (impl Hook + ?Sized),
 ) -> Result<Option<Vec<Played<P>>>, Error> {
     let quiet_config = SearchConfig { hash_mb: 0, ..engine.clone() };
     parallel(

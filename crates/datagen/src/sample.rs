@@ -107,7 +107,11 @@ pub fn quiet_in_order<P: Position>(
 
 /// Takes up to `k` of the quiet candidates (all with `k` 0), in their order, leaving out positions
 /// already in `seen` and adding the ones taken; returns them in ply order.
-pub fn pick<P: Position>(quiet: Vec<Candidate<P>>, k: usize, seen: &mut HashSet<u64>) -> Vec<Candidate<P>> {
+pub fn pick<P: Position, S: std::hash::BuildHasher>(
+    quiet: Vec<Candidate<P>>,
+    k: usize,
+    seen: &mut HashSet<u64, S>,
+) -> Vec<Candidate<P>> {
     let want = if k == 0 { usize::MAX } else { k };
     let mut taken: Vec<Candidate<P>> = Vec::new();
     for c in quiet {

@@ -4,7 +4,9 @@
 
 use stackchess_core::{Position, Rules, SplitMix64};
 use stackchess_datagen::sample::{is_quiet, Quiet};
-use stackchess_datagen::{generate, DataReader, DataWriter, Error, Header, NoHook, Packed, Record, Settings, WhiteResult};
+use stackchess_datagen::{
+    generate, DataReader, DataWriter, Error, Header, NoHook, Packed, Record, Settings, WhiteResult,
+};
 use stackchess_search::{Engine, EvalParams, SearchConfig};
 use stackchess_variants::{Variant, WithPosition};
 use std::path::Path;
@@ -167,7 +169,11 @@ impl WithPosition for EnPrise {
 #[test]
 fn the_quiet_filter_drops_a_piece_en_prise_in_each_family() {
     // fide: the queen on d4 is attacked by the knight on f5.
-    Variant::Fide.with(EnPrise("4k3/8/8/5n2/3Q4/8/8/4K3 w - - 0 1", "4k3/8/8/5n2/8/1Q6/8/4K3 w - - 0 1", Variant::Fide));
+    Variant::Fide.with(EnPrise(
+        "4k3/8/8/5n2/3Q4/8/8/4K3 w - - 0 1",
+        "4k3/8/8/5n2/8/1Q6/8/4K3 w - - 0 1",
+        Variant::Fide,
+    ));
     // Nardeshir (three levels): a rook on the middle level attacked by a knight.
     let (k0, k2) = ("8/8/8/8/8/8/8/4K3", "4k3/8/8/8/8/8/8/8");
     let hanging: &'static str = Box::leak(format!("{k0}|8/8/8/5n2/3R4/8/8/8|{k2} w - - 0 1").into_boxed_str());
@@ -262,7 +268,8 @@ fn a_run_is_deterministic_thread_independent_and_resumes_to_the_same_file() {
     let merged = dir.join("merged.data");
     stackchess_datagen::merge(&[&s0, &s1], &merged, "test").unwrap();
     let mut whole: Vec<u64> = data.records.iter().map(|r| r.hash).collect();
-    let mut parts: Vec<u64> = DataReader::open(&merged).unwrap().read_all().unwrap().records.iter().map(|r| r.hash).collect();
+    let mut parts: Vec<u64> =
+        DataReader::open(&merged).unwrap().read_all().unwrap().records.iter().map(|r| r.hash).collect();
     whole.sort_unstable();
     parts.sort_unstable();
     assert_eq!(whole, parts);

@@ -19,6 +19,10 @@ pub const RULES: &str = include_str!("../malka.toml");
 /// The evaluation preset, as a parameter file (the format of `--params`).
 pub const EVAL_PARAMS: &str = include_str!("../malka.params");
 
+/// The default evaluation's net (`stackchess train`), when the rule set ships one that won its
+/// match at equal time against the best linear evaluation (docs/nnue.md); `None`: the linear one.
+pub const NET: Option<&[u8]> = None;
+
 /// The workload of `stackchess bench`: a `depth = N` line and bench positions, one LFEN a line.
 pub const BENCH: &str = include_str!("../malka.bench");
 

@@ -5,7 +5,7 @@
 //!      0     8   magic "STKCNNUE"
 //!      8     2   format version (1)
 //!     10     1   levels (1 to 4)
-//!     11     1   activation (1: squared clipped ReLU)
+//!     11     1   activation (1: squared clipped `ReLU`)
 //!     12     4   hidden neurons H (1 to 4096)
 //!     16     2   QA (255)   18  2  QB (1024)   20  2  SCALE (400)   22  2  0
 //!     24     2   length R of the rule-set id, then R bytes
@@ -143,9 +143,11 @@ impl Net {
             return Err(format!("scales {:?}; this build uses QA {QA}, QB {QB}, SCALE {SCALE}", &scales[..3]));
         }
         let n = usize::from(r.u16("the rule-set id")?);
-        let rules_id = String::from_utf8(r.take(n, "the rule-set id")?.to_vec()).map_err(|_| "the rule-set id is not UTF-8")?;
+        let rules_id =
+            String::from_utf8(r.take(n, "the rule-set id")?.to_vec()).map_err(|_| "the rule-set id is not UTF-8")?;
         let n = r.u32("the text about the net")? as usize;
-        let about = String::from_utf8(r.take(n, "the text about the net")?.to_vec()).map_err(|_| "the text is not UTF-8")?;
+        let about =
+            String::from_utf8(r.take(n, "the text about the net")?.to_vec()).map_err(|_| "the text is not UTF-8")?;
         let inputs = 12 * 64 * levels;
         let w1 = r.i16s(inputs * hidden, "the first layer's weights")?;
         let b1 = r.i16s(hidden, "the first layer's biases")?;
@@ -183,14 +185,30 @@ impl Net {
     pub fn read(path: &Path, rules_id: &str, levels: usize, pieces: usize) -> Result<Net, NetError> {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| NetError::Io { path: name.clone(), message: e.to_string() })?;
-        let net = Net::from_bytes(&bytes, &name)?;
+        Net::for_rules(&bytes, &name, rules_id, levels, pieces)
+    }
+
+    /// A net from the bytes of a net file (`name` says where they came from), checked as
+    /// [`Net::read`] checks a file.
+    ///
+    /// # Errors
+    /// As [`Net::read`], without the I/O.
+    pub fn for_rules(bytes: &[u8], name: &str, rules_id: &str, levels: usize, pieces: usize) -> Result<Net, NetError> {
+        let net = Net::from_bytes(bytes, name)?;
         if net.rules_id != rules_id {
-            return Err(NetError::OtherRules { path: name, found: net.rules_id, expected: rules_id.to_owned() });
+            return Err(NetError::OtherRules {
+                path: name.to_owned(),
+                found: net.rules_id,
+                expected: rules_id.to_owned(),
+            });
         }
         if net.levels != levels {
-            return Err(NetError::Format { path: name, message: format!("a net of {} levels, not {levels}", net.levels) });
+            return Err(NetError::Format {
+                path: name.to_owned(),
+                message: format!("a net of {} levels, not {levels}", net.levels),
+            });
         }
-        net.check_bounds(pieces).map_err(|message| NetError::Format { path: name, message })?;
+        net.check_bounds(pieces).map_err(|message| NetError::Format { path: name.to_owned(), message })?;
         Ok(net)
     }
 }

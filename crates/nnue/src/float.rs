@@ -5,7 +5,7 @@ use crate::net::{Net, QA, QB, SCALE};
 /// The largest weight magnitude training keeps, so the quantised sums stay within their integers.
 pub const CLIP: f32 = 1.98;
 
-/// A float network `(inputs → hidden)×2 → 1` with a squared clipped ReLU.
+/// A float network `(inputs → hidden)×2 → 1` with a squared clipped `ReLU`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     /// Inputs (`12 · 64 · levels`).

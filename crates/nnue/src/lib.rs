@@ -1,5 +1,5 @@
 //! The neural evaluation (docs/nnue.md): a network `(inputs → H)×2 → 1` over one input per
-//! (colour, role, cell), seen from each side, with a squared clipped ReLU; trained in floats
+//! (colour, role, cell), seen from each side, with a squared clipped `ReLU`; trained in floats
 //! (`stackchess train`) and run quantised, with the first layer's sums (the accumulators) kept up
 //! to date move by move.
 //!

@@ -1,5 +1,5 @@
 //! The quantised network: first-layer weights and biases as i16 at scale `QA`, output weights as
-//! i16 at scale `QB`, the output bias as i32 at `QA·QB`; a squared clipped ReLU between.
+//! i16 at scale `QB`, the output bias as i32 at `QA·QB`; a squared clipped `ReLU` between.
 
 use crate::accumulator::Accumulator;
 use crate::features::Features;

@@ -20,7 +20,7 @@ fn net_for(inputs: usize, levels: usize, seed: u64) -> (FloatNet, Net) {
 /// Plays random games, `prefer` picking among the legal moves (transfers first, say).
 struct Games {
     seed: u64,
-    games: u64,
+    count: u64,
     plies: usize,
     prefer_transfers: bool,
 }
@@ -32,7 +32,7 @@ impl WithPosition for Games {
         let (float, net) = net_for(features.inputs(), P::LEVELS, self.seed);
         let mut checked = 0;
         let mut worst = 0.0f32;
-        for g in 0..self.games {
+        for g in 0..self.count {
             let mut rng = SplitMix64::for_item(self.seed, g);
             let mut pos = rules.startpos();
             let mut acc = net.refresh(&features, &pos);
@@ -72,12 +72,12 @@ impl WithPosition for Games {
 #[test]
 fn the_accumulator_follows_every_move_and_quantised_matches_float() {
     for (i, v) in Variant::ALL.into_iter().enumerate() {
-        let n = v.with(Games { seed: 11 + i as u64, games: 12, plies: 150, prefer_transfers: false });
+        let n = v.with(Games { seed: 11 + i as u64, count: 12, plies: 150, prefer_transfers: false });
         assert!(n > 600, "{v}: {n} plies");
     }
     // Air Attack with transfers three times in four: captures on the transfer cell, promotions
     // and castling come up in 40 such games.
-    let n = Variant::AirAttack.with(Games { seed: 5, games: 40, plies: 200, prefer_transfers: true });
+    let n = Variant::AirAttack.with(Games { seed: 5, count: 40, plies: 200, prefer_transfers: true });
     assert!(n > 2000, "{n}");
 }
 

@@ -40,7 +40,11 @@ impl Bench {
             }
             let d = v.trim().parse::<u32>().ok().filter(|d| (1..=64).contains(d));
             depth = Some(d.ok_or_else(|| {
-                bad(ParamError::BadValue { key: "depth".into(), value: v.trim().to_owned(), expected: "1 to 64".into() })
+                bad(ParamError::BadValue {
+                    key: "depth".into(),
+                    value: v.trim().to_owned(),
+                    expected: "1 to 64".into(),
+                })
             })?);
         }
         let depth = depth.ok_or(ParamError::Missing { line: lines + 1, missing: "depth".into() })?;

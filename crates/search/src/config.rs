@@ -141,7 +141,11 @@ impl SearchConfig {
         let Some(name) = key.strip_prefix("search.") else {
             return self.eval.set(key, value);
         };
-        let bad = |expected: &str| ParamError::BadValue { key: key.to_owned(), value: value.to_owned(), expected: expected.to_owned() };
+        let bad = |expected: &str| ParamError::BadValue {
+            key: key.to_owned(),
+            value: value.to_owned(),
+            expected: expected.to_owned(),
+        };
         if name == "hash" {
             self.hash_mb = value.parse().map_err(|_| bad("a size in MiB"))?;
             return Ok(());

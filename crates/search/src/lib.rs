@@ -24,7 +24,7 @@ pub use bench::Bench;
 pub use config::{SearchConfig, Switch};
 pub use engine::{Engine, Request};
 pub use epd::{parse_epd, EpdCase, EpdError};
-pub use eval::{evaluate, Evaluation, NetFile, Trace};
+pub use eval::{evaluate, EvalChoice, Evaluation, NetFile, Trace};
 pub use limits::{Clock, Limits, TimeBounds};
 pub use margins::{at as margin, Margin, Margins, MARGINS};
 pub use params::{t as term, EvalParams, Legacy, ParamError, SingleDef, TermDef, SINGLES, TERMS};

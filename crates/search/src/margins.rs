@@ -25,7 +25,12 @@ const fn m(name: &'static str, default: i32, range: (i32, i32), doc: &'static st
 pub const MARGINS: [Margin; 19] = [
     m("rfp_margin", 100, (10, 400), "reverse futility: centipawns a depth above beta that return the static score"),
     m("rfp_depth", 3, (1, 10), "reverse futility: the deepest depth it applies at"),
-    m("futility_margin", 120, (10, 500), "futility: centipawns a depth that the static score must fall short of alpha by"),
+    m(
+        "futility_margin",
+        120,
+        (10, 500),
+        "futility: centipawns a depth that the static score must fall short of alpha by",
+    ),
     m("futility_depth", 2, (1, 8), "futility: the deepest depth it applies at"),
     m("lmp_base", 4, (1, 30), "late-move pruning: quiet moves searched at least"),
     m("lmp_scale", 3, (1, 12), "late-move pruning: more quiet moves per depth squared"),

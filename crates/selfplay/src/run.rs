@@ -609,9 +609,12 @@ impl<'a, P: Position> GamePlayer<'a, P> {
     ///
     /// # Errors
     /// An opening that cannot be drawn, or a game that cannot be played (as in [`run`]).
-    pub fn play(&mut self, index: u64, halt: &AtomicBool) -> Result<Option<(GameRecord, Vec<crate::PlyRecord>)>, Error> {
-        let played =
-            play_index(self.rules, self.cfg, index, &mut self.players, &mut self.checker, halt, &self.base)?;
+    pub fn play(
+        &mut self,
+        index: u64,
+        halt: &AtomicBool,
+    ) -> Result<Option<(GameRecord, Vec<crate::PlyRecord>)>, Error> {
+        let played = play_index(self.rules, self.cfg, index, &mut self.players, &mut self.checker, halt, &self.base)?;
         Ok(played.map(|p| (p.record, p.plies)))
     }
 }

@@ -130,8 +130,13 @@ pub fn run<P: Position>(
         let holdout = if net_path.exists() {
             f64::NAN
         } else {
-            train_on::<P>(rules, &files, settings, &net_path, command, halt, hook)
-                .map_err(|e| if matches!(e, GenerationError::Interrupted(_)) { GenerationError::Interrupted(g) } else { e })?
+            train_on::<P>(rules, &files, settings, &net_path, command, halt, hook).map_err(|e| {
+                if matches!(e, GenerationError::Interrupted(_)) {
+                    GenerationError::Interrupted(g)
+                } else {
+                    e
+                }
+            })?
         };
         let positions = files.iter().map(|f| DataReader::open(f).map(|r| r.positions)).sum::<Result<u64, _>>()?;
         hook.step(g, "gate");
@@ -141,8 +146,7 @@ pub fn run<P: Position>(
         if adopted {
             std::fs::copy(&net_path, &best_path).map_err(io(&best_path))?;
         }
-        let report =
-            Generation { generation: g, positions: positions as usize, net: net_path, holdout, gate, adopted };
+        let report = Generation { generation: g, positions: positions as usize, net: net_path, holdout, gate, adopted };
         hook.generation(&report);
         out.push(report);
     }
@@ -168,7 +172,7 @@ fn make_data<P: Position>(
         ..settings.data.clone()
     };
     loop {
-        generate::<P>(rules, player, &data, path, command, halt, &mut Forward(hook))?;
+        generate::<P>(rules, player, &data, path, command, halt, hook)?;
         let have = DataReader::open(path)?.positions;
         if have >= settings.positions {
             return Ok(());
@@ -191,22 +195,22 @@ fn train_on<P: Position>(
 ) -> Result<f64, GenerationError> {
     let features = Features::of::<P>(rules);
     let mut records = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut hashes = std::collections::HashSet::new();
     for f in files {
         let mut r = DataReader::open_for(f, rules.id())?;
         while let Some(rec) = r.next_record()? {
-            if seen.insert(rec.hash) {
+            if hashes.insert(rec.hash) {
                 records.push(rec);
             }
         }
     }
     let all = samples_of(&features, &records, settings.labels);
     let seed = settings.train.seed;
-    let out = |i: usize| {
+    let held_out = |i: usize| {
         let u = SplitMix64::for_item(seed ^ 0x40DE, all.game[i]).next_u64() >> 11;
         (u as f64 / (1u64 << 53) as f64) < settings.holdout
     };
-    let (tr, ho) = (all.filter(|i| !out(i)), all.filter(out));
+    let (tr, ho) = (all.filter(|i| !held_out(i)), all.filter(held_out));
     let t = train(features.inputs(), &tr, &ho, &settings.train, halt, &mut Epochs(hook))?;
     if halt.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(GenerationError::Interrupted(0));
@@ -263,19 +267,6 @@ fn gate<P: Position>(
         tally.add(r);
     }
     Ok(EloEstimate::pentanomial(&tally.penta))
-}
-
-struct Forward<'a>(&'a mut dyn Hook);
-impl stackchess_datagen::Hook for Forward<'_> {
-    fn begin(&mut self, games: u64, done: u64, positions: u64) {
-        self.0.begin(games, done, positions);
-    }
-    fn played(&mut self) {
-        self.0.played();
-    }
-    fn committed(&mut self, games: u64, positions: u64) {
-        self.0.committed(games, positions);
-    }
 }
 
 struct Epochs<'a>(&'a mut dyn Hook);

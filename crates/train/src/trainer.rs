@@ -221,7 +221,8 @@ pub fn train(
             o.epochs
         )));
     }
-    let threads = if o.threads == 0 { std::thread::available_parallelism().map_or(1, std::num::NonZero::get) } else { o.threads };
+    let threads =
+        if o.threads == 0 { std::thread::available_parallelism().map_or(1, std::num::NonZero::get) } else { o.threads };
     let h = o.hidden;
     let mut net = FloatNet::random(inputs, h, o.seed);
     let mut grads: Vec<Grad> = (0..CHUNKS).map(|_| Grad::new(inputs, h)).collect();
@@ -276,9 +277,9 @@ pub fn train(
                         sum.iter_mut().zip(&g.w1[r * h..(r + 1) * h]).for_each(|(a, b)| *a += b);
                     }
                 }
-                for n in 0..h {
+                for (n, g) in sum.iter().enumerate() {
                     let k = r * h + n;
-                    adam_step(&mut net.w1[k], sum[n] * scale, &mut a1.m[k], &mut a1.v[k], lr, c1, c2);
+                    adam_step(&mut net.w1[k], g * scale, &mut a1.m[k], &mut a1.v[k], lr, c1, c2);
                 }
             }
             for n in 0..h {

@@ -51,7 +51,14 @@ pub struct FitOptions {
 
 impl Default for FitOptions {
     fn default() -> Self {
-        FitOptions { threads: 0, max_iters: 400, ridge: DEFAULT_RIDGE, band: 0.5, keep: Vec::new(), legal_mobility: false }
+        FitOptions {
+            threads: 0,
+            max_iters: 400,
+            ridge: DEFAULT_RIDGE,
+            band: 0.5,
+            keep: Vec::new(),
+            legal_mobility: false,
+        }
     }
 }
 
@@ -382,7 +389,11 @@ pub fn fit(
     opts: &FitOptions,
 ) -> Result<Fit, FitError> {
     if rows.len() < 2 * EvalParams::COUNT {
-        return Err(FitError::NoData(format!("{} positions", rows.len())));
+        return Err(FitError::NoData(format!(
+            "{} positions (the fit needs at least {}, twice the keys: make more data)",
+            rows.len(),
+            2 * EvalParams::COUNT
+        )));
     }
     let threads = threads_or_all(opts.threads);
     let rms = rows.column_rms();

@@ -7,7 +7,7 @@
 //! and kept within bounds; the preset and the fit are scored on the same held-out games, and the
 //! bootstrap over games gives each term a standard error. [`Cache`] keeps results by rule-set id
 //! and settings. [`spsa`] tunes any numeric parameter (the search's margins and reductions) by
-//! playing θ+δ against θ−δ, as OpenBench and fishtest do. The library prints nothing: callers
+//! playing `θ+δ` against `θ−δ`, as `OpenBench` and fishtest do. The library prints nothing: callers
 //! follow it through hooks.
 
 pub mod bootstrap;

@@ -39,7 +39,13 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             from: Vec::new(),
-            data: stackchess_datagen::Settings { games: 4000, nodes: 1000, per_game: 8, label_nodes: 10_000, ..Default::default() },
+            data: stackchess_datagen::Settings {
+                games: 4000,
+                nodes: 1000,
+                per_game: 8,
+                label_nodes: 10_000,
+                ..Default::default()
+            },
             labels: Labels::default(),
             holdout: 0.1,
             seed: 1,
@@ -111,8 +117,8 @@ pub struct Outcome {
     pub prior: EvalParams,
     /// Which parameters were fitted.
     pub fitted: [bool; EvalParams::COUNT],
-    /// Bootstrap standard errors (0 where not fitted or without a bootstrap).
-    pub errors: [f64; EvalParams::COUNT],
+    /// Bootstrap standard errors (0 where not fitted); `None` without a bootstrap.
+    pub errors: Option<[f64; EvalParams::COUNT]>,
     /// The fitted scale, and the prior's best one.
     pub k: f64,
     /// The prior's best scale on the training positions.
@@ -168,7 +174,7 @@ pub fn tune<P: Position>(
     hook: &mut dyn Hook,
 ) -> Result<Outcome, TuneError> {
     let files = if settings.from.is_empty() {
-        generate::<P>(rules, engine, &settings.data, data_path, command, halt, &mut Forward(hook))?;
+        generate::<P>(rules, engine, &settings.data, data_path, command, halt, hook)?;
         vec![data_path.to_owned()]
     } else {
         settings.from.clone()
@@ -195,9 +201,13 @@ pub fn tune<P: Position>(
         fit_holdout: loss(&holdout, None, &fitted.params, fitted.k, threads),
     };
     let total = settings.bootstrap;
-    let errors = standard_errors(&train, &fitted, prior, &settings.fit, total, settings.seed, &mut |d| {
-        hook.resampled(d, total);
-    })?;
+    let errors = if total == 0 {
+        None
+    } else {
+        Some(standard_errors(&train, &fitted, prior, &settings.fit, total, settings.seed, &mut |d| {
+            hook.resampled(d, total);
+        })?)
+    };
     Ok(Outcome {
         params: fitted.params.clone(),
         prior: prior.clone(),
@@ -217,20 +227,6 @@ fn games(rows: &Rows) -> usize {
     rows.game.iter().collect::<HashSet<_>>().len()
 }
 
-/// Forwards the data run's progress.
-struct Forward<'a>(&'a mut dyn Hook);
-impl stackchess_datagen::Hook for Forward<'_> {
-    fn begin(&mut self, games: u64, done: u64, positions: u64) {
-        self.0.begin(games, done, positions);
-    }
-    fn played(&mut self) {
-        self.0.played();
-    }
-    fn committed(&mut self, games: u64, positions: u64) {
-        self.0.committed(games, positions);
-    }
-}
-
 impl Outcome {
     /// The result as a parameter file (format 2; `--params` reads it): the `header` lines as
     /// comments, the losses, then each key with its value and a comment: its standard error, or
@@ -247,13 +243,21 @@ impl Outcome {
             "# {} positions fitted ({} games), {} held out ({} games)\n\
              # mean loss, training / held out: prior {:.5} / {:.5} (K {:.4}); fit {:.5} / {:.5} (K {:.4})\n\
              # each value: the fit, then its bootstrap standard error over games",
-            self.positions.0, self.games.0, self.positions.1, self.games.1, l.prior_train, l.prior_holdout, self.prior_k,
-            l.fit_train, l.fit_holdout, self.k
+            self.positions.0,
+            self.games.0,
+            self.positions.1,
+            self.games.1,
+            l.prior_train,
+            l.prior_holdout,
+            self.prior_k,
+            l.fit_train,
+            l.fit_holdout,
+            self.k
         );
         out.push_str("format = 2\n");
         for (j, (key, v)) in EvalParams::KEYS.iter().zip(self.params.values()).enumerate() {
             let note = if self.fitted[j] {
-                format!("± {:.1}", self.errors[j])
+                self.errors.map_or_else(|| "fitted".to_owned(), |e| format!("± {:.1}", e[j]))
             } else if HELD.contains(key) {
                 "held".to_owned()
             } else {

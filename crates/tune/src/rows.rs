@@ -78,6 +78,9 @@ impl Rows {
     }
 }
 
+/// One chunk's rows, filled by the thread that takes it.
+type Slot = Option<Result<Rows, String>>;
+
 /// The rows of `records` under `rules`, traced with `eval` (whose parameters decide the terms that
 /// switch on by material) and labelled by `labels`.
 ///
@@ -92,10 +95,10 @@ pub fn rows<P: Position>(
 ) -> Result<Rows, String> {
     const CHUNK: usize = 4096;
     let chunks: Vec<&[Record]> = records.chunks(CHUNK).collect();
-    let mut parts: Vec<Option<Result<Rows, String>>> = (0..chunks.len()).map(|_| None).collect();
+    let mut parts: Vec<Slot> = (0..chunks.len()).map(|_| None).collect();
     let threads = threads.clamp(1, chunks.len().max(1));
     std::thread::scope(|s| {
-        let mut slots: Vec<Vec<(usize, &mut Option<Result<Rows, String>>)>> = (0..threads).map(|_| Vec::new()).collect();
+        let mut slots: Vec<Vec<(usize, &mut Slot)>> = (0..threads).map(|_| Vec::new()).collect();
         for (i, slot) in parts.iter_mut().enumerate() {
             slots[i % threads].push((i, slot));
         }

@@ -1,5 +1,5 @@
-//! SPSA (simultaneous perturbation stochastic approximation) as OpenBench and fishtest run it:
-//! each iteration perturbs every parameter at once by ±c_k, plays θ+ against θ−, and moves θ by
+//! SPSA (simultaneous perturbation stochastic approximation) as `OpenBench` and fishtest run it:
+//! each iteration perturbs every parameter at once by `±c_k`, plays `θ+` against `θ−`, and moves θ by
 //! the result along the perturbation.
 //!
 //! With `N` iterations, for each parameter its final perturbation `c_end` (the `step` given) and
@@ -39,9 +39,16 @@ impl FromStr for Param {
     fn from_str(s: &str) -> Result<Param, String> {
         let bad = || format!("--param {s}: expected NAME=start,min,max,step (numbers, min <= start <= max, step > 0)");
         let (name, rest) = s.split_once('=').ok_or_else(bad)?;
-        let v: Vec<f64> = rest.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
+        let v: Vec<f64> =
+            rest.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
         let [start, min, max, step] = v[..] else { return Err(bad()) };
-        if name.trim().is_empty() || !(min <= start && start <= max) || step.is_nan() || step <= 0.0 || !max.is_finite() || !min.is_finite() {
+        if name.trim().is_empty()
+            || !(min <= start && start <= max)
+            || step.is_nan()
+            || step <= 0.0
+            || !max.is_finite()
+            || !min.is_finite()
+        {
             return Err(bad());
         }
         Ok(Param { name: name.trim().to_owned(), start, min, max, step })
@@ -221,11 +228,16 @@ fn read_state(path: &Path, header: &str, n: usize) -> Result<State, SpsaError> {
     let bad = |message: String| SpsaError::State { path: path.to_owned(), message };
     let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
     let Some(rest) = text.strip_prefix(header) else {
-        return Err(bad("the state of another run (other parameters or settings): remove it or give another --state".into()));
+        return Err(bad(
+            "the state of another run (other parameters or settings): remove it or give another --state".into()
+        ));
     };
     let mut state = State { iteration: 0, theta: Vec::new(), results: Vec::new() };
     let floats = |v: &str| -> Result<Vec<f64>, SpsaError> {
-        v.split(',').filter(|x| !x.is_empty()).map(|x| x.trim().parse().map_err(|_| bad(format!("bad number '{x}'")))).collect()
+        v.split(',')
+            .filter(|x| !x.is_empty())
+            .map(|x| x.trim().parse().map_err(|_| bad(format!("bad number '{x}'"))))
+            .collect()
     };
     for line in rest.lines() {
         match line.split_once(" = ") {
@@ -255,7 +267,9 @@ mod tests {
 
     impl Objective for Quadratic {
         fn play(&mut self, plus: &[f64], minus: &[f64], k: u64, pairs: u64) -> Result<Option<f64>, String> {
-            let f = |x: &[f64]| -x.iter().zip(&self.opt).zip(&self.scale).map(|((x, o), s)| ((x - o) / s).powi(2)).sum::<f64>();
+            let f = |x: &[f64]| {
+                -x.iter().zip(&self.opt).zip(&self.scale).map(|((x, o), s)| ((x - o) / s).powi(2)).sum::<f64>()
+            };
             let p = 1.0 / (1.0 + (-(f(plus) - f(minus))).exp());
             let mut rng = SplitMix64::for_item(self.seed, k);
             let mut r = 0.0;

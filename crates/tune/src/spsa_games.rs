@@ -91,7 +91,13 @@ impl<P: Position> Objective for GameObjective<'_, P> {
     fn play(&mut self, plus: &[f64], minus: &[f64], k: u64, pairs: u64) -> Result<Option<f64>, String> {
         let g = self.games;
         let spec = |label: &str, values: &[f64]| -> Result<EngineSpec, String> {
-            Ok(EngineSpec { label: label.into(), config: config(&g.base, self.params, values)?, limits: g.limits, tc: g.tc, external: None })
+            Ok(EngineSpec {
+                label: label.into(),
+                config: config(&g.base, self.params, values)?,
+                limits: g.limits,
+                tc: g.tc,
+                external: None,
+            })
         };
         let cfg = RunConfig {
             seed: SplitMix64::for_item(g.seed, k).next_u64() >> 1,
@@ -128,19 +134,20 @@ impl<P: Position> Objective for GameObjective<'_, P> {
                         if i >= 2 * pairs {
                             break;
                         }
-                        let played = match player.play(i, self.halt) {
+                        let outcome = match player.play(i, self.halt) {
                             Ok(p) => p,
                             Err(e) => {
-                                *failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.to_string());
+                                *failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+                                    Some(e.to_string());
                                 break;
                             }
                         };
                         let mut t = total.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                        match played {
+                        match outcome {
                             // Even games: plus has White.
                             Some((rec, _)) => {
                                 let white = rec.white_points().unwrap_or(0.5);
-                                let plus_points = if i % 2 == 0 { white } else { 1.0 - white };
+                                let plus_points = if i.is_multiple_of(2) { white } else { 1.0 - white };
                                 if let Some(x) = t.as_mut() {
                                     *x += 2.0 * plus_points - 1.0;
                                 }

@@ -10,7 +10,11 @@ use stackchess_tune::{fit, FitOptions};
 fn truth() -> EvalParams {
     let mut p = EvalParams::default();
     for t in 0..TERMS.len() {
-        let (mg, eg) = if t < 5 { ([100, 410, 380, 620, 560][t], [100, 450, 400, 700, 600][t]) } else { (7 + (t as i32 % 5) * 3 - 6, -4 + (t as i32 % 7) * 2) };
+        let (mg, eg) = if t < 5 {
+            ([100, 410, 380, 620, 560][t], [100, 450, 400, 700, 600][t])
+        } else {
+            (7 + (t as i32 % 5) * 3 - 6, -4 + (t as i32 % 7) * 2)
+        };
         p.mg[t] = mg;
         p.eg[t] = eg;
     }
@@ -40,9 +44,12 @@ fn the_fit_recovers_a_known_model_and_holds_what_it_is_told() {
         let tol = if k.starts_with("value.") { 4 } else { 2 };
         assert!((got - want).abs() <= tol, "{k}: fitted {got}, true {want}");
     }
-    // Held keys stay at the start's values; the same fit on one thread is the same fit.
+    // Held keys stay at the start's values; the same fit on one thread is the same fit (on fewer
+    // rows: these checks need no precision).
+    let rows = synthetic(30_000, &truth, 1.3, 6);
     let keep = vec!["value.knight.eg".to_owned(), "passed.mg".to_owned(), "scale.drawish".to_owned()];
-    let held = fit(&rows, None, &prior, &prior, &FitOptions { keep: keep.clone(), threads: 1, ..opts.clone() }).unwrap();
+    let held =
+        fit(&rows, None, &prior, &prior, &FitOptions { keep: keep.clone(), threads: 1, ..opts.clone() }).unwrap();
     for k in &keep {
         assert_eq!(held.params.values()[at(k)], prior.values()[at(k)], "{k}");
         assert!(!held.fitted[at(k)]);

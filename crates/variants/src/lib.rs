@@ -136,6 +136,19 @@ impl Variant {
         }
     }
 
+    /// The net the rule set's default evaluation plays with (the bytes of a net file), when it ships
+    /// one; `None` for the linear evaluation and for a loaded rule set.
+    #[must_use]
+    pub fn default_net(self) -> Option<&'static [u8]> {
+        match self {
+            Variant::Malka => stackchess_malka::NET,
+            Variant::Traditional => stackchess_traditional::NET,
+            Variant::Fide => stackchess_traditional::FIDE_NET,
+            Variant::AirAttack => stackchess_air_attack::NET,
+            Variant::Loaded(_) => None,
+        }
+    }
+
     /// The workload of `stackchess bench` (read by `stackchess_search::Bench::parse`); `None` for
     /// a loaded rule set.
     #[must_use]

@@ -10,8 +10,8 @@
 //! `--max-games` is reached. `--tune` plays each rule set with its own tuned evaluation.
 
 use crate::cmd::stats::{notes, warn_skipped, AnalysisArgs, OutputArgs};
-use crate::tuned::TuneArgs;
 use crate::common::{EngineArgs, Evaluation};
+use crate::tuned::TuneArgs;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_analysis::ladder::insert_section;

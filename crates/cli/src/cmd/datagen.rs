@@ -2,10 +2,9 @@
 //! `tune --from` and `train --data` (docs/datagen.md).
 
 use crate::common::EngineArgs;
-use crate::progress::Progress;
 use anyhow::{Context, Result};
 use stackchess_core::{Position, Rules};
-use stackchess_datagen::{generate, Error, Hook, Settings};
+use stackchess_datagen::{generate, Error, Settings};
 use stackchess_variants::{VariantArg, WithPosition};
 use std::path::PathBuf;
 
@@ -54,30 +53,6 @@ pub struct Args {
     pub engine: EngineArgs,
 }
 
-/// The progress display as the run reports it.
-struct Ui {
-    bar: Option<Progress>,
-    quiet: bool,
-}
-
-impl Hook for Ui {
-    fn begin(&mut self, games: u64, done: u64, positions: u64) {
-        let mut bar = Progress::new(games, done, "games", self.quiet);
-        bar.message(&format!("{positions} positions"), true);
-        self.bar = Some(bar);
-    }
-    fn played(&mut self) {
-        if let Some(b) = &mut self.bar {
-            b.inc(1);
-        }
-    }
-    fn committed(&mut self, games: u64, positions: u64) {
-        if let Some(b) = &mut self.bar {
-            b.message(&format!("{positions} positions in {games} committed games"), false);
-        }
-    }
-}
-
 struct Gen<'a>(&'a Args, Settings);
 
 impl WithPosition for Gen<'_> {
@@ -87,11 +62,9 @@ impl WithPosition for Gen<'_> {
         let engine = a.engine.config(rules.name())?;
         let command = std::env::args().collect::<Vec<_>>().join(" ");
         let _run = crate::interrupt::run()?;
-        let mut ui = Ui { bar: None, quiet: a.quiet };
+        let mut ui = crate::progress::DataBar::new(a.quiet);
         let result = generate::<P>(rules, &engine, &settings, &a.out, &command, &crate::interrupt::STOP, &mut ui);
-        if let Some(b) = &ui.bar {
-            b.finish();
-        }
+        ui.finish();
         let s = match result {
             Err(e @ Error::Interrupted { .. }) => {
                 eprintln!("{}: {e}", a.out.display());

@@ -274,7 +274,8 @@ impl Options {
             }
             "params" => self.engine.params = if value.is_empty() { None } else { Some(value.into()) },
             "evalfile" => {
-                let eval = if value.is_empty() || value == "<empty>" { "linear".to_owned() } else { format!("net:{value}") };
+                let eval =
+                    if value.is_empty() || value == "<empty>" { "default".to_owned() } else { format!("net:{value}") };
                 // Checked against the rule set before it is kept.
                 crate::common::net_of(&eval, self.variant.name())?;
                 self.engine.eval = eval;

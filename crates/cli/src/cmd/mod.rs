@@ -8,6 +8,7 @@ pub mod bench;
 pub mod book;
 #[cfg(feature = "analysis")]
 pub mod compare;
+pub mod data;
 pub mod datagen;
 pub mod engine;
 pub mod match_;

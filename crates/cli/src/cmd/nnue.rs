@@ -2,6 +2,7 @@
 //! by a paired match, keep the winner), in one resumable directory (docs/nnue.md).
 
 use crate::common::EngineArgs;
+use crate::progress::DataBar;
 use anyhow::Result;
 use stackchess_core::Position;
 use stackchess_datagen::Labels;
@@ -68,30 +69,7 @@ pub struct Args {
     pub engine: EngineArgs,
 }
 
-struct Ui {
-    bar: Option<crate::progress::Progress>,
-    quiet: bool,
-}
-
-impl stackchess_datagen::Hook for Ui {
-    fn begin(&mut self, games: u64, done: u64, positions: u64) {
-        let mut bar = crate::progress::Progress::new(games, done, "games", self.quiet);
-        bar.message(&format!("{positions} positions"), true);
-        self.bar = Some(bar);
-    }
-    fn played(&mut self) {
-        if let Some(b) = &mut self.bar {
-            b.inc(1);
-        }
-    }
-    fn committed(&mut self, games: u64, positions: u64) {
-        if let Some(b) = &mut self.bar {
-            b.message(&format!("{positions} positions in {games} committed games"), false);
-        }
-    }
-}
-
-impl stackchess_train::Hook for Ui {
+impl stackchess_train::Hook for DataBar {
     fn epoch(&mut self, e: &Epoch) {
         if !self.quiet {
             eprintln!("  epoch {:>3}: train {:.6} held out {:.6} ({:.1} s)", e.epoch, e.train, e.holdout, e.seconds);
@@ -99,11 +77,9 @@ impl stackchess_train::Hook for Ui {
     }
 }
 
-impl generations::Hook for Ui {
+impl generations::Hook for DataBar {
     fn step(&mut self, g: usize, what: &str) {
-        if let Some(b) = self.bar.take() {
-            b.finish();
-        }
+        self.finish();
         if !self.quiet {
             eprintln!("generation {g}: {what}");
         }
@@ -114,7 +90,10 @@ impl generations::Hook for Ui {
 }
 
 fn line(r: &Generation) -> String {
-    let gate = r.gate.as_ref().map_or_else(|| "no games".to_owned(), |e| format!("{:+.1} [{:+.1}, {:+.1}] Elo", e.elo, e.lower, e.upper));
+    let gate = r
+        .gate
+        .as_ref()
+        .map_or_else(|| "no games".to_owned(), |e| format!("{:+.1} [{:+.1}, {:+.1}] Elo", e.elo, e.lower, e.upper));
     format!(
         "generation {}: {} positions in all, held-out error {:.6}; against the best: {gate}; {}",
         r.generation,
@@ -142,7 +121,13 @@ impl WithPosition for Run<'_> {
                 threads: a.threads,
                 ..stackchess_datagen::Settings::default()
             },
-            train: Options { hidden: a.hidden, epochs: a.epochs, seed: a.seed, threads: a.threads, ..Options::default() },
+            train: Options {
+                hidden: a.hidden,
+                epochs: a.epochs,
+                seed: a.seed,
+                threads: a.threads,
+                ..Options::default()
+            },
             labels: Labels { lambda: a.lambda, ..Labels::default() },
             holdout: 0.05,
             gate_games: a.gate_games,
@@ -151,7 +136,7 @@ impl WithPosition for Run<'_> {
         };
         let command = std::env::args().collect::<Vec<_>>().join(" ");
         let _run = crate::interrupt::run()?;
-        let mut ui = Ui { bar: None, quiet: a.quiet };
+        let mut ui = DataBar::new(a.quiet);
         generations::run::<P>(rules, &base, &a.dir, &settings, &command, &crate::interrupt::STOP, &mut ui)?;
         println!("best net: {}", a.dir.join("best.nnue").display());
         Ok(())

@@ -1,5 +1,5 @@
 //! `stackchess spsa`: tune numeric parameters (the search's margins, or evaluation keys) by play,
-//! θ+δ against θ−δ in colour-swapped pairs, as OpenBench and fishtest run SPSA (docs/tuning.md).
+//! `θ+δ` against `θ−δ` in colour-swapped pairs, as `OpenBench` and fishtest run SPSA (docs/tuning.md).
 
 use crate::common::EngineArgs;
 use anyhow::{bail, Context, Result};
@@ -33,7 +33,7 @@ pub struct Args {
     /// A time control instead, `40/60+0.6` or `10+0.1`.
     #[arg(long)]
     pub tc: Option<TimeControl>,
-    /// The learning rate at the end (OpenBench's r_end).
+    /// The learning rate at the end (`OpenBench`'s `r_end`).
     #[arg(long, default_value_t = spsa::Settings::default().r_end)]
     pub r_end: f64,
     /// Random plies of each opening.
@@ -71,14 +71,33 @@ impl WithPosition for Run<'_> {
         let base = a.engine.config(rules.name())?;
         check(&base, &a.params).map_err(anyhow::Error::msg)?;
         let limits = a.nodes.map_or_else(Limits::default, Limits::nodes);
-        let threads = if a.threads == 0 { std::thread::available_parallelism().map_or(1, std::num::NonZero::get) } else { a.threads };
-        let games = Games { base: base.clone(), limits, tc: a.tc, random_plies: a.random_plies, max_plies: a.max_plies, threads, seed: a.seed };
-        let settings = spsa::Settings { iterations: a.games / (2 * a.pairs), pairs: a.pairs, r_end: a.r_end, seed: a.seed, ..spsa::Settings::default() };
+        let threads = if a.threads == 0 {
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+        } else {
+            a.threads
+        };
+        let games = Games {
+            base: base.clone(),
+            limits,
+            tc: a.tc,
+            random_plies: a.random_plies,
+            max_plies: a.max_plies,
+            threads,
+            seed: a.seed,
+        };
+        let settings = spsa::Settings {
+            iterations: a.games / (2 * a.pairs),
+            pairs: a.pairs,
+            r_end: a.r_end,
+            seed: a.seed,
+            ..spsa::Settings::default()
+        };
         let state = a.state.clone().unwrap_or_else(|| a.out.with_extension("spsa"));
         let _run = crate::interrupt::run()?;
         let mut progress = crate::progress::Progress::new(settings.iterations, 0, "iterations", a.quiet);
         let names: Vec<&str> = a.params.iter().map(|p| p.name.as_str()).collect();
-        let mut objective = GameObjective::<P> { rules, games: &games, params: &a.params, halt: &crate::interrupt::STOP };
+        let mut objective =
+            GameObjective::<P> { rules, games: &games, params: &a.params, halt: &crate::interrupt::STOP };
         let result = spsa::run(&a.params, &settings, &state, &mut objective, &crate::interrupt::STOP, &mut |s| {
             let values: Vec<String> = names.iter().zip(&s.theta).map(|(n, v)| format!("{n}={v:.1}")).collect();
             let last: f64 = s.results.iter().rev().take(100).sum();
@@ -99,7 +118,8 @@ impl WithPosition for Run<'_> {
             format!("command: {command}"),
             format!("{} iterations of {} game pairs, state in {}", s.iteration, a.pairs, state.display()),
         ];
-        std::fs::write(&a.out, params_file(&base, &a.params, &s.theta, &header)).with_context(|| format!("writing {}", a.out.display()))?;
+        std::fs::write(&a.out, params_file(&base, &a.params, &s.theta, &header))
+            .with_context(|| format!("writing {}", a.out.display()))?;
         for (p, v) in a.params.iter().zip(&s.theta) {
             println!("{:<28} {:>8} -> {:>8.1}", p.name, p.start, v);
         }

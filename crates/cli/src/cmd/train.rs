@@ -79,8 +79,15 @@ impl WithPosition for Run<'_> {
             (u as f64 / (1u64 << 53) as f64) < a.holdout
         };
         let (train, holdout) = (all.filter(|i| !out(i)), all.filter(out));
-        println!("{} positions: {} to train on, {} held out ({:.1} s to read)", all.len(), train.len(), holdout.len(), started.elapsed().as_secs_f64());
-        let o = Options { hidden: a.hidden, epochs: a.epochs, batch: a.batch, lr: a.lr, seed: a.seed, threads: a.threads };
+        println!(
+            "{} positions: {} to train on, {} held out ({:.1} s to read)",
+            all.len(),
+            train.len(),
+            holdout.len(),
+            started.elapsed().as_secs_f64()
+        );
+        let o =
+            Options { hidden: a.hidden, epochs: a.epochs, batch: a.batch, lr: a.lr, seed: a.seed, threads: a.threads };
         let _run = crate::interrupt::run()?;
         let t = stackchess_train::train(features.inputs(), &train, &holdout, &o, &crate::interrupt::STOP, &mut Lines)?;
         let command = std::env::args().collect::<Vec<_>>().join(" ");

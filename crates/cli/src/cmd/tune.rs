@@ -80,7 +80,7 @@ impl Args {
         if !(0.0..=1.0).contains(&self.lambda) {
             bail!("--lambda {}: give a weight from 0 to 1", self.lambda);
         }
-        if !(self.ridge >= 0.0 && self.ridge.is_finite()) || !(0.0..=1.0).contains(&self.band) {
+        if !(self.ridge >= 0.0 && self.ridge.is_finite() && (0.0..=1.0).contains(&self.band)) {
             bail!("--ridge {} / --band {}: give a weight of 0 or more and a share from 0 to 1", self.ridge, self.band);
         }
         let mut keep: Vec<String> = self.keep.clone();
@@ -95,7 +95,13 @@ impl Args {
             labels: Labels { lambda: self.lambda, ..Labels::default() },
             holdout: self.holdout,
             seed: self.seed,
-            fit: FitOptions { threads: self.threads, ridge: self.ridge, band: self.band, keep, ..FitOptions::default() },
+            fit: FitOptions {
+                threads: self.threads,
+                ridge: self.ridge,
+                band: self.band,
+                keep,
+                ..FitOptions::default()
+            },
             bootstrap: self.bootstrap,
             ..Settings::default()
         };
@@ -141,9 +147,18 @@ pub fn run(a: &Args) -> Result<()> {
     writeln!(out, "fit            {:.5}    {:.5}    {:.4}", l.fit_train, l.fit_holdout, o.k)?;
     writeln!(out, "{:<24} {:>7} {:>7} {:>7}", "parameter", "prior", "fit", "s.e.")?;
     for (j, ((k, p), f)) in EvalParams::KEYS.iter().zip(o.prior.values()).zip(o.params.values()).enumerate() {
-        let se = if o.fitted[j] { format!("{:.1}", o.errors[j]) } else { "held".to_owned() };
+        let se = match (o.fitted[j], o.errors) {
+            (false, _) => "held".to_owned(),
+            (true, Some(e)) => format!("{:.1}", e[j]),
+            (true, None) => "-".to_owned(),
+        };
         writeln!(out, "{k:<24} {p:>7} {f:>7} {se:>7}{}", if p == f { "" } else { " *" })?;
     }
-    writeln!(out, "wrote {} (data: {})", a.out.display(), if a.from.is_empty() { data.display().to_string() } else { "--from".into() })?;
+    writeln!(
+        out,
+        "wrote {} (data: {})",
+        a.out.display(),
+        if a.from.is_empty() { data.display().to_string() } else { "--from".into() }
+    )?;
     Ok(())
 }

@@ -13,7 +13,7 @@ mod network;
 mod trace;
 mod walk;
 
-pub use network::NetFile;
+pub use network::{EvalChoice, NetFile};
 pub(crate) use network::{NetEval, Stack};
 pub use trace::Trace;
 

@@ -28,6 +28,14 @@ impl std::fmt::Debug for NetFile {
     }
 }
 
+/// The pieces of the start position of `rules` (what bounds a net's sums).
+fn start_pieces<P: Position>(rules: P::Rules) -> usize {
+    use stackchess_core::Rules;
+    let mut pieces = 0;
+    rules.startpos().for_each_piece(|_, _| pieces += 1);
+    pieces
+}
+
 /// The net of an engine and the numbering of its inputs.
 pub(crate) struct NetEval {
     pub net: Arc<Net>,
@@ -96,9 +104,69 @@ impl NetFile {
     /// As [`Net::read`].
     pub fn load<P: Position>(rules: P::Rules, path: &std::path::Path) -> Result<NetFile, stackchess_nnue::NetError> {
         use stackchess_core::Rules;
-        let mut pieces = 0;
-        rules.startpos().for_each_piece(|_, _| pieces += 1);
-        let net = Net::read(path, rules.id(), P::LEVELS, pieces)?;
+        let net = Net::read(path, rules.id(), P::LEVELS, start_pieces::<P>(rules))?;
         Ok(NetFile { path: path.display().to_string(), net: Arc::new(net) })
+    }
+
+    /// The net in `bytes` (a net file built into the program, named `name`: `builtin:malka`),
+    /// checked for `rules` as [`NetFile::load`] checks a file.
+    ///
+    /// # Errors
+    /// As [`Net::for_rules`].
+    pub fn from_bytes<P: Position>(
+        rules: P::Rules,
+        bytes: &[u8],
+        name: &str,
+    ) -> Result<NetFile, stackchess_nnue::NetError> {
+        use stackchess_core::Rules;
+        let net = Net::for_rules(bytes, name, rules.id(), P::LEVELS, start_pieces::<P>(rules))?;
+        Ok(NetFile { path: name.to_owned(), net: Arc::new(net) })
+    }
+}
+
+/// Which evaluation an engine plays with, as `--eval` names it: `default` (the rule set's own
+/// net where it ships one, else the linear evaluation), `linear`, or `net:FILE`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum EvalChoice {
+    /// The rule set's shipped net, else the linear evaluation.
+    #[default]
+    Default,
+    /// The linear evaluation of the parameters.
+    Linear,
+    /// The net in a file.
+    File(std::path::PathBuf),
+}
+
+impl std::str::FromStr for EvalChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "default" | "" => Ok(EvalChoice::Default),
+            "linear" => Ok(EvalChoice::Linear),
+            _ => match s.strip_prefix("net:") {
+                Some(path) if !path.is_empty() => Ok(EvalChoice::File(path.into())),
+                _ => Err(format!("`{s}`: give default, linear or net:FILE")),
+            },
+        }
+    }
+}
+
+impl EvalChoice {
+    /// The net this choice plays for `rules`: `shipped` is the rule set's built-in net file (its
+    /// bytes) and `name` what to call it (`builtin:malka`); `None` for the linear evaluation.
+    ///
+    /// # Errors
+    /// A net file that cannot be read, or one refused for `rules` (another rule set or board).
+    pub fn net<P: Position>(
+        &self,
+        rules: P::Rules,
+        shipped: Option<&[u8]>,
+        name: &str,
+    ) -> Result<Option<NetFile>, stackchess_nnue::NetError> {
+        match self {
+            EvalChoice::Linear => Ok(None),
+            EvalChoice::Default => shipped.map(|b| NetFile::from_bytes::<P>(rules, b, name)).transpose(),
+            EvalChoice::File(path) => NetFile::load::<P>(rules, path).map(Some),
+        }
     }
 }

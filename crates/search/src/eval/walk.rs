@@ -76,7 +76,13 @@ struct Side {
 }
 
 /// Walks `pos`, reporting every term to `sink`; `parts` says which optional terms to compute.
-pub(crate) fn walk<P: Position, S: Sink>(pos: &P, p: &EvalParams, geo: &Geometry, parts: Parts, sink: &mut S) -> Walked {
+pub(crate) fn walk<P: Position, S: Sink>(
+    pos: &P,
+    p: &EvalParams,
+    geo: &Geometry,
+    parts: Parts,
+    sink: &mut S,
+) -> Walked {
     let mut sides = [Side::default(), Side::default()];
     let (mut phase, mut count, mut minors) = (0, 0, 0);
     pos.for_each_piece(|c, Piece { color, role }| {
@@ -147,8 +153,7 @@ fn passed_pawns<S: Sink>(sides: &[Side; 2], geo: &Geometry, sink: &mut S) {
         for c in &s.pawns {
             let r = c.rank() as i32;
             let mut files = c.file().saturating_sub(1)..=(c.file() + 1).min(7);
-            let passed =
-                if ci == 0 { files.all(|g| black_max[g] <= r) } else { files.all(|g| white_min[g] >= r) };
+            let passed = if ci == 0 { files.all(|g| black_max[g] <= r) } else { files.all(|g| white_min[g] >= r) };
             if passed {
                 sink.term(ci, t::PASSED, geo.progress[ci][c.index()]);
             }
