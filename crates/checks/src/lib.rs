@@ -13,6 +13,7 @@
 
 pub mod files;
 pub mod input;
+pub mod learned;
 pub mod position;
 pub mod records;
 pub mod rulegen;
@@ -46,6 +47,8 @@ pub const TARGETS: &[Target] = &[
     Target { name: "epd", reads: "an EPD suite", check: files::epd },
     Target { name: "time_control", reads: "a time control", check: specs::time_control },
     Target { name: "shard", reads: "a shard spec", check: specs::shard },
+    Target { name: "net", reads: "a net file", check: learned::net },
+    Target { name: "data", reads: "a data file of training positions", check: learned::data },
 ];
 
 /// The target named `name`.

@@ -15,7 +15,7 @@ pub fn scratch_dir() -> PathBuf {
 }
 
 /// A fresh path in the scratch directory, named `name` (threads of one process do not share one).
-fn fresh(name: &str) -> PathBuf {
+pub(crate) fn fresh(name: &str) -> PathBuf {
     static N: AtomicU64 = AtomicU64::new(0);
     let dir = scratch_dir().join(N.fetch_add(1, Ordering::Relaxed).to_string());
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot make {}: {e}", dir.display()));

@@ -83,6 +83,7 @@ impl WithPosition for FromPlay {
         let mut pos = rules.startpos();
         // The `moves` target's input: the variant, the plies to play, one choice per ply, the text.
         let mut choices = Vec::new();
+        let mut played = Vec::new();
         for ply in 0..40u8 {
             let list = pos.moves();
             if list.is_empty() {
@@ -90,6 +91,7 @@ impl WithPosition for FromPlay {
             }
             if ply % 5 == 0 {
                 lfens.push(tag(pos.to_lfen().as_bytes()));
+                played.push(pos.clone());
                 let m = list[rng.below(list.len())];
                 let prefix = [&[self.index, ply][..], &choices].concat();
                 moves.push([&prefix[..], coord::<P>(m).as_bytes()].concat());
@@ -133,6 +135,8 @@ impl WithPosition for FromPlay {
             ("plies_csv", vec![[&[0u8][..], &plies].concat()]),
             ("pgn", vec![[&[self.index, 0][..], &pgn].concat(), [&[self.index, 6][..], &pgn].concat()]),
             ("book", vec![tag(&book)]),
+            ("net", vec![net_of::<P>(rules)]),
+            ("data", vec![data_of::<P>(rules, &played)]),
         ]
     }
 }
@@ -146,4 +150,44 @@ fn book_of<P: Position>(rules: P::Rules, dir: &Path) -> Vec<u8> {
         builder.add(&input).unwrap_or_else(|e| panic!("{e}"));
     }
     builder.finish(1).to_bytes()
+}
+
+/// A small random net for the rule set, as file bytes.
+fn net_of<P: Position>(rules: P::Rules) -> Vec<u8> {
+    let inputs = stackchess_nnue::Features::of::<P>(rules).inputs();
+    stackchess_nnue::FloatNet::random(inputs, 4, 11).quantise(rules.id(), P::LEVELS, "a fuzz seed").to_bytes()
+}
+
+/// A data file of `positions`, as file bytes.
+fn data_of<P: Position>(rules: P::Rules, positions: &[P]) -> Vec<u8> {
+    use stackchess_datagen::{DataWriter, Header, Packed, Record, WhiteResult};
+    let path = scratch_dir().join(format!("seed-{}.data", rules.name()));
+    let _ = std::fs::remove_file(&path);
+    let header = Header {
+        levels: P::LEVELS,
+        rules_id: rules.id().to_owned(),
+        variant: rules.name().to_owned(),
+        seed: 1,
+        settings: "nodes=64".into(),
+        command: "the fuzz seeds".into(),
+    };
+    let results = [WhiteResult::Win, WhiteResult::Draw, WhiteResult::Loss, WhiteResult::None];
+    let records: Vec<Record> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Record {
+            hash: p.hash(),
+            game: 7,
+            ply: u16::try_from(i * 5).unwrap_or(u16::MAX),
+            score: i16::try_from(i * 13).unwrap_or(0) - 20,
+            result: results[i % 4],
+            position: Packed::of(p),
+        })
+        .collect();
+    let mut w = DataWriter::create(&path, &header).unwrap_or_else(|e| panic!("{e}"));
+    w.commit(&records, 1).unwrap_or_else(|e| panic!("{e}"));
+    drop(w);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let _ = std::fs::remove_file(&path);
+    bytes
 }

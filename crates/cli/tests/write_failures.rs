@@ -339,3 +339,37 @@ fn a_second_process_on_a_run_in_use_is_refused() {
     assert!(!holder.contains(&format!("process {} ", first.id())), "{holder}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `stackchess data --positions FILE`: every committed position of a data file, in order.
+fn data_positions(file: &Path) -> String {
+    let out = Command::new(bin()).args(["data", "--positions"]).arg(file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n")
+}
+
+/// A data run past a file-size limit stops naming its file, keeps only whole committed batches,
+/// and the same command without the limit completes it to exactly the uninterrupted data.
+#[test]
+fn datagen_past_a_file_size_limit_stops_naming_the_file_and_resumes_exactly() {
+    let dir = tmp("datagen");
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = ["datagen", "-v", "fide", "--games", "24", "--nodes", "150", "--max-plies", "80", "--seed", "4"];
+    let args: Vec<&str> = args.iter().copied().chain(["--batch", "4", "--threads", "2", "-q", "--out"]).collect();
+    let (whole, cut) = (dir.join("whole.data"), dir.join("cut.data"));
+    let out = Command::new(bin()).args(&args).arg(&whole).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want = data_positions(&whole);
+    let size = std::fs::metadata(&whole).unwrap().len();
+    let kib = (size / 1024 / 2).max(4);
+    let mut c = Command::new("bash");
+    c.arg("-c").arg(format!("ulimit -f {kib} && exec \"$0\" \"$@\"")).arg(bin()).args(&args);
+    let out = c.arg(&cut).output().unwrap();
+    names_the_file(&out, &cut, "File too large");
+    let kept = data_positions(&cut);
+    assert!(kept.lines().count() < want.lines().count(), "the limit stopped nothing");
+    assert!(want.starts_with(&kept), "the cut file's positions are not the first of the whole run's");
+    let out = Command::new(bin()).args(&args).arg(&cut).output().unwrap();
+    assert!(out.status.success(), "resume: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(data_positions(&cut), want, "the resumed data differs from the uninterrupted data");
+    let _ = std::fs::remove_dir_all(&dir);
+}
