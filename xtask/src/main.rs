@@ -9,6 +9,10 @@
 //!   Python package, the browser checks), so the two cannot drift apart.
 //! - `report-check`, `viewer-check`, `serve-check`: the HTML report, the game viewer and the
 //!   analysis board of `stackchess serve` in headless Chromium.
+//! - `fuzz [--seconds S] [--rule-sets N] [--only T1,T2] [--seed]`: the random rule sets and the
+//!   coverage-guided fuzz targets (`fuzz.rs`, docs/reliability.md).
+
+mod fuzz;
 
 use anyhow::{bail, Context, Result};
 use stackchess_core::Rules as _;
@@ -183,8 +187,10 @@ fn main() -> Result<()> {
         Some("report-check") => report_check(),
         Some("viewer-check") => browser_check("viewer_browser"),
         Some("serve-check") => browser_check("serve_browser"),
+        Some("fuzz") => fuzz::fuzz(&root(), &args[1..]),
+        Some("fuzz-rule-sets") => fuzz::rule_sets_child(&args[1..]),
         _ => bail!(
-            "usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci | report-check | viewer-check | serve-check"
+            "usage: cargo xtask bless-perft [VARIANT...] | perft-deep | ci | report-check | viewer-check | serve-check | fuzz [--seconds S] [--rule-sets N] [--only T1,T2] [--seed]"
         ),
     }
 }

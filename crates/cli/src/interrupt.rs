@@ -46,3 +46,12 @@ pub fn run() -> Result<Run> {
     RUNNING.store(true, Ordering::SeqCst);
     Ok(Run(()))
 }
+
+/// A write beyond the file-size limit (`ulimit -f`) then fails with an error that names the file
+/// (EFBIG), as a full disk does, instead of killing the process (SIGXFSZ's default action): the
+/// signal gets a handler that only notes it. Called once at start-up.
+pub fn fail_writes_beyond_the_size_limit() {
+    let noted = std::sync::Arc::new(AtomicBool::new(false));
+    // Without the handler the default stands: the process ends, and resuming still loses nothing.
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, noted);
+}

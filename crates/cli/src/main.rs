@@ -77,6 +77,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    interrupt::fail_writes_beyond_the_size_limit();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(&a),

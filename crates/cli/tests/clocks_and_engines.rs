@@ -9,6 +9,7 @@ use stackchess_selfplay::records::{read_plies, PlyRecord};
 use stackchess_selfplay::{read_records, GameRecord};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("stackchess-clock-{}-{name}", std::process::id()));
@@ -287,4 +288,94 @@ impl Ending {
     fn is_forfeit_name(t: &str) -> bool {
         stackchess_selfplay::Ending::from_name(t).is_some_and(stackchess_selfplay::Ending::is_forfeit)
     }
+}
+
+/// The real engine behind a filter (a shell pipeline on its output), as an external engine.
+fn filtered(dir: &Path, name: &str, filter: &str) -> String {
+    let cmd = script(dir, name, &format!("{BIN} engine --variant fide | {filter}\n"));
+    format!("name={name},cmd={}", cmd.display())
+}
+
+/// Garbage on the engine's output (bytes that are not UTF-8, an 80 KiB line, words no protocol
+/// has) between its lines is ignored: the games are played out and recorded as usual.
+#[test]
+fn an_engine_that_writes_garbage_lines_plays_on() {
+    let d = tmp("liar-garbage");
+    let long = "z".repeat(80 * 1024);
+    let filter = format!(
+        "while IFS= read -r l; do printf '\\377\\376 garbage %s\\n' \"$l\"; echo '{long}'; echo 'infox bestmovez'; echo \"$l\"; done"
+    );
+    let (_, games) = match_against(&d, &filtered(&d, "garbler", &filter), 2, &[]);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(!Ending::is_forfeit_name(&g.termination), "{g:?}");
+        assert!(g.plies > 2, "{g:?}");
+    }
+    std::fs::remove_dir_all(d).unwrap();
+}
+
+/// A `bestmove` with no `info` before it is a move like any other: played, with no score.
+#[test]
+fn an_engine_that_sends_bestmove_before_any_info_plays_on() {
+    let d = tmp("liar-noinfo");
+    let (_, games) = match_against(&d, &filtered(&d, "mute", "grep --line-buffered -v '^info'"), 2, &[]);
+    assert_eq!(games.len(), 2);
+    let (_, plies) = run_records(&d.join("run"));
+    for g in &games {
+        assert!(!Ending::is_forfeit_name(&g.termination), "{g:?}");
+        let mute: Vec<&PlyRecord> =
+            plies[&g.game_id].iter().filter(|p| (p.ply % 2 == 1) == (g.white == "mute")).collect();
+        assert!(
+            !mute.is_empty() && mute.iter().all(|p| p.score_cp.is_none() && p.mate.is_none() && p.depth == 0),
+            "{mute:?}"
+        );
+    }
+    std::fs::remove_dir_all(d).unwrap();
+}
+
+/// A move in another notation (SAN, or with a level prefix in a one-level game) is not a UCI
+/// move: the engine loses the game, and the record says which text it sent.
+#[test]
+fn an_engine_that_answers_in_the_wrong_notation_loses_each_game() {
+    let d = tmp("liar-san");
+    let cmd = fake(&d, "sanner", "echo 'info depth 1 score cp 3'; echo 'bestmove Nf3'");
+    let (_, games) = match_against(&d, &format!("name=sanner,cmd={}", cmd.display()), 2, &[]);
+    all_lost(&games, "sanner", "illegal move Nf3");
+    let pgn = std::fs::read_to_string(d.join("run/games.pgn")).unwrap();
+    assert!(pgn.contains("illegal move Nf3"), "{pgn}");
+    std::fs::remove_dir_all(d).unwrap();
+}
+
+/// An engine that floods `info` lines and never moves cannot hold the game: it is stopped at its
+/// deadline and has stalled one grace period later, as a silent one has.
+#[test]
+fn an_engine_that_floods_info_lines_stalls_and_loses_without_a_hang() {
+    let d = tmp("liar-flood");
+    let cmd = fake(&d, "flooder", "while :; do echo 'info depth 1 score cp 0 nodes 1 pv e2e4'; done");
+    let started = Instant::now();
+    let (_, games) = match_against(&d, &format!("name=flooder,cmd={}", cmd.display()), 2, &["--stall-timeout", "0.3"]);
+    all_lost(&games, "flooder", "stalled");
+    // Two games, each lost at its first move by the flooder: 0.3 s and the 1 s grace, with room.
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    std::fs::remove_dir_all(d).unwrap();
+}
+
+/// An engine that ignores `quit` (and SIGTERM) is killed after a short wait: the match ends.
+#[test]
+fn an_engine_that_ignores_quit_is_ended_and_the_match_finishes() {
+    let d = tmp("liar-quit");
+    // The real engine, behind a shell that drops `quit` and ignores the signals that ask it to end.
+    let stubborn = script(
+        &d,
+        "stubborn",
+        &format!("trap '' TERM INT HUP\ngrep --line-buffered -v '^quit' | {BIN} engine --variant fide\n"),
+    );
+    let started = Instant::now();
+    let (_, games) = match_against(&d, &format!("name=stubborn,cmd={}", stubborn.display()), 2, &[]);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(!Ending::is_forfeit_name(&g.termination), "{g:?}");
+    }
+    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    std::fs::remove_dir_all(d).unwrap();
 }

@@ -31,6 +31,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-serve", 7),
     ("stackchess-tune", 8),
     ("stackchess-train", 8),
+    // The parsers' invariants for the fuzz targets and property tests (docs/reliability.md).
+    ("stackchess-checks", 8),
     ("stackchess", 9),
     // Tools over everything.
     ("stackchess-benches", 10),

@@ -231,7 +231,7 @@ fn read_head(path: &Path, r: &mut impl Read) -> Result<(Header, u64, u64, u64), 
 /// Reads data files record by record (only the committed ones).
 pub struct DataReader {
     path: PathBuf,
-    r: BufReader<File>,
+    r: Box<dyn Read + Send>,
     /// The file's header.
     pub header: Header,
     /// Positions committed.
@@ -250,7 +250,18 @@ impl DataReader {
     /// A missing file, or one that is not a data file of this version.
     pub fn open(path: &Path) -> Result<DataReader, Error> {
         let f = File::open(path).map_err(|e| Error::io(path, &e))?;
-        let mut r = BufReader::with_capacity(1 << 16, f);
+        DataReader::from_reader(Box::new(BufReader::with_capacity(1 << 16, f)), path)
+    }
+
+    /// Reads the data file in `bytes` (named `name` in errors), as [`DataReader::open`] reads a file.
+    ///
+    /// # Errors
+    /// Bytes that are not a data file of this version.
+    pub fn from_bytes(bytes: Vec<u8>, name: &Path) -> Result<DataReader, Error> {
+        DataReader::from_reader(Box::new(std::io::Cursor::new(bytes)), name)
+    }
+
+    fn from_reader(mut r: Box<dyn Read + Send>, path: &Path) -> Result<DataReader, Error> {
         let (header, positions, games, offset) = read_head(path, &mut r)?;
         Ok(DataReader { path: path.to_owned(), r, header, positions, games, read: 0, offset, buf: Vec::new() })
     }

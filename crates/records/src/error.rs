@@ -41,6 +41,21 @@ pub enum Error {
         /// What is wrong.
         detail: String,
     },
+    /// A run directory another process is writing.
+    #[error(
+        "{}: in use by {holder} (its lock {} is held): two processes cannot write one run; wait for it \
+         to finish or stop it (a lock left by a killed process is free and taken over by itself)",
+        dir.display(),
+        path.display()
+    )]
+    Locked {
+        /// The run directory.
+        dir: PathBuf,
+        /// Its lock file.
+        path: PathBuf,
+        /// Who holds it, as the lock file says.
+        holder: String,
+    },
     /// Two files of a run that disagree (plies that do not match their games).
     #[error("{}: {detail}", path.display())]
     Inconsistent {

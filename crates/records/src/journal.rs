@@ -61,14 +61,33 @@ impl Journal {
         Ok(Journal { path: path.to_owned(), file })
     }
 
+    /// Appends `bytes` whole, or (on a write error: a full disk, a file-size limit) cuts off what
+    /// part of them was written, so the file still ends with a complete record.
     fn append(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        self.file.write_all(bytes).map_err(|e| Error::io(&self.path, e))?;
-        self.file.flush().map_err(|e| Error::io(&self.path, e))
+        append_whole(&mut self.file, &self.path, bytes)
     }
 
     fn sync(&self) -> Result<(), Error> {
         self.file.sync_data().map_err(|e| Error::io(&self.path, e))
     }
+}
+
+/// Appends `bytes` to `file` (positioned at its end, or opened to append) whole, or cuts the
+/// file back to where it ended and returns the write error. Cutting needs no room, so it works on a full disk and past a
+/// file-size limit; where it fails too (a file system gone read-only), the part written is a cut
+/// last record, which opening the journal drops.
+///
+/// # Errors
+/// The write error, naming `path`.
+pub fn append_whole(file: &mut File, path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let end = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    let written = file.write_all(bytes).and_then(|()| file.flush());
+    written.map_err(|e| {
+        if file.set_len(end).is_ok() {
+            let _ = file.seek(SeekFrom::End(0));
+        }
+        Error::io(path, e)
+    })
 }
 
 /// `games.csv`: the header, then one line per finished game in the file's schema version.

@@ -7,6 +7,8 @@
 //! - [`GamesFile`], [`PliesFile`]: the durable, append-only journals a run writes, checked and
 //!   repaired on resume (a line cut off by a kill is dropped; plies of games that never reached
 //!   `games.csv` are dropped).
+//! - [`RunLock`]: the lock of a run directory (`run.lock`, the kernel's `flock`), so two
+//!   processes never write one run; a lock left by a killed process is free.
 //! - [`read_games`], [`read_plies`], [`read_run`]: the strict readers every tool uses (the csv
 //!   crate; errors name the file and line). [`RunRecords`] is a run directory's games with their
 //!   plies, for viewers and analyses.
@@ -17,13 +19,15 @@ mod columns;
 mod error;
 mod games;
 mod journal;
+mod lock;
 mod plies;
 mod read;
 
 pub use columns::{Column, Kind, Value};
 pub use error::Error;
 pub use games::{GameRecord, Version, GAME_COLUMNS};
-pub use journal::{GamesFile, PliesFile, Recovered};
+pub use journal::{append_whole, GamesFile, PliesFile, Recovered};
+pub use lock::{is_lock_file, RunLock, RUN_LOCK};
 pub use plies::{PlyRecord, PLY_COLUMNS, PLY_COLUMNS_BEFORE_CLOCKS};
 pub use read::{read_games, read_plies, read_run, Games, RunRecords};
 

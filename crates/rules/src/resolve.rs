@@ -492,8 +492,22 @@ pub(crate) fn pawn_may_stand(r: &RuleSet, color: Color, c: Cell) -> bool {
     c.rank() != first && !in_zone
 }
 
-/// Castling needs each king on file e of its back rank on its home level.
+/// Castling needs each king on file e of its back rank on its home level, and a king that does
+/// not reach two cells along its rank by a move of its own: e1g1 would be both a castle and a
+/// king move, and the move text would not say which (found by the random rule sets of
+/// `stackchess-checks`).
 fn check_castling(r: &RuleSet, line: Option<usize>) -> Result<(), RuleError> {
+    if let Some(range) = r.pieces.king.range(Group::PlanarOrthogonal).filter(|r| r.get() >= 2) {
+        return Err(err(
+            "castling",
+            line,
+            format!(
+                "castling = true, but the king moves {} cells along its rank (pieces.king planar-orthogonal): \
+                 e1g1 would be both a castle and a king move; give the king a range of 1 there or turn castling off",
+                if range.is_slide() { "any number of".to_owned() } else { format!("up to {}", range.get()) }
+            ),
+        ));
+    }
     let b = &r.board;
     for (color, army, home, rank) in
         [(Color::White, &b.white, b.white_home, 0), (Color::Black, &b.black, b.black_home, 7)]

@@ -109,6 +109,12 @@ fn bad_files_name_the_key_and_line() {
             "pawn.en-passant: [1, 1, 1] is both a step and a capture",
         ),
         ("name = \"x\"\nbase = \"fide\"\n[board]\nwhite = [\"8/8/8/8/8/8/PPPPPPPP/RNBKQBNR\"]\n", "castling: castling = true, but the white king starts on d1"),
+        // Found by the random rule sets: e1g1 would be a castle and a king move at once.
+        (
+            "name = \"x\"\nbase = \"traditional\"\n[pieces]\nking = { planar-orthogonal = 5 }\n",
+            "castling: castling = true, but the king moves up to 5 cells along its rank",
+        ),
+        ("name = \"x\"\nbase = \"fide\"\n[pieces]\nking = { planar-orthogonal = \"slide\" }\n", "castling: castling = true, but the king moves any number of cells"),
         ("name = \"x\"\nbase = \"fide\"\n[transfer]\nenabled = true\n", "line 4: transfer.enabled: transfers need two levels"),
         ("name = \"x\"\nbase = \"malka\"\n[transfer]\nenabled = true\n", "pieces.king: vertical leaves the level"),
         ("name = \"x\"\nbase = \"air-attack\"\n[transfer]\nrange = 8\n", "line 4: transfer.range: must be 0 to 7"),

@@ -34,6 +34,13 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
+    /// Writing the run's files failed (a full disk, a file-size limit, a read-only file system):
+    /// the run stopped with every game written before it kept.
+    #[error(
+        "{0}: the run stopped; the games written before are kept, and resuming the run once writing \
+         works again plays the rest"
+    )]
+    Write(Box<Error>),
     /// `--resume` with settings that differ from the run being resumed.
     #[error("cannot resume the run in {}: its settings differ ({differences}); use the same settings or a new directory", dir.display())]
     SettingsDiffer {

@@ -15,7 +15,7 @@
 use crate::player::{Failure, Thought};
 use stackchess_core::{parse_coord, Position};
 use stackchess_search::Score;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,6 +50,35 @@ impl ExternalSpec {
 /// Wait at most this long after `stop` for a `bestmove` (a search past its clock).
 pub const STOP_GRACE: Duration = Duration::from_secs(1);
 
+/// Lines read ahead of the game loop.
+const LINES_QUEUED: usize = 1024;
+/// The longest line kept; the rest of a longer one is dropped.
+const MAX_LINE: usize = 64 * 1024;
+
+/// The next line of the engine's output (bytes that are not UTF-8 replaced, a line longer than
+/// [`MAX_LINE`] cut there), or `None` at the end of its output.
+fn read_line(out: &mut impl BufRead) -> Option<String> {
+    let mut buf = Vec::new();
+    let n = out.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut buf).ok()?;
+    if n == 0 {
+        return None;
+    }
+    if buf.last() != Some(&b'\n') && n == MAX_LINE {
+        // Skip to the end of the overlong line.
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            match out.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut rest) {
+                Ok(0) | Err(_) => break,
+                Ok(_) if rest.last() == Some(&b'\n') => break,
+                Ok(_) => {}
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&buf);
+    Some(text.trim_end_matches(['\n', '\r']).to_owned())
+}
+
 /// A running process.
 struct Process {
     child: Child,
@@ -74,7 +103,12 @@ impl Process {
     }
 
     fn wait(&self, until: Instant) -> Wait {
-        match self.lines.recv_timeout(until.saturating_duration_since(Instant::now())) {
+        // Checked first: an engine that floods lines must not keep a deadline from passing.
+        let now = Instant::now();
+        if now >= until {
+            return Wait::Timeout;
+        }
+        match self.lines.recv_timeout(until - now) {
             Ok(line) => Wait::Line(line),
             Err(RecvTimeoutError::Timeout) => Wait::Timeout,
             Err(RecvTimeoutError::Disconnected) => Wait::Closed,
@@ -222,10 +256,11 @@ impl External {
             let _ = child.wait();
             return Err(Failure::Crashed("no pipes to the process".into()));
         };
-        let (tx, lines) = mpsc::channel();
+        // Bounded: an engine that writes faster than it is read waits on its pipe.
+        let (tx, lines) = mpsc::sync_channel(LINES_QUEUED);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut out = BufReader::new(stdout);
+            while let Some(line) = read_line(&mut out) {
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -342,7 +377,27 @@ impl External {
         let mut info = Info::default();
         let mut stopped: Option<Instant> = None;
         loop {
-            let until = stopped.map_or(deadline, |s| s + STOP_GRACE).min(Instant::now() + Duration::from_millis(50));
+            // Checked on every turn, not only when the engine is silent: one that floods `info`
+            // lines past its deadline is stopped, and then has stalled, all the same.
+            if halt.load(Ordering::Relaxed) {
+                return Err(Failure::Halted);
+            }
+            let now = Instant::now();
+            match stopped {
+                None if now >= deadline => {
+                    p.send("stop")?;
+                    stopped = Some(now);
+                }
+                Some(s) if now >= s + STOP_GRACE => {
+                    return Err(Failure::Stalled(format!(
+                        "no bestmove {} ms after go, nor {} ms after stop",
+                        start.elapsed().as_millis(),
+                        STOP_GRACE.as_millis()
+                    )));
+                }
+                _ => {}
+            }
+            let until = stopped.map_or(deadline, |s| s + STOP_GRACE).min(now + Duration::from_millis(50));
             match p.wait(until) {
                 Wait::Line(line) => {
                     let mut words = line.split_whitespace();
@@ -368,26 +423,7 @@ impl External {
                     }
                 }
                 Wait::Closed => return Err(Failure::Crashed(p.exit_status("while thinking"))),
-                Wait::Timeout => {
-                    let now = Instant::now();
-                    if halt.load(Ordering::Relaxed) {
-                        return Err(Failure::Halted);
-                    }
-                    match stopped {
-                        None if now >= deadline => {
-                            p.send("stop")?;
-                            stopped = Some(now);
-                        }
-                        Some(s) if now >= s + STOP_GRACE => {
-                            return Err(Failure::Stalled(format!(
-                                "no bestmove {} ms after go, nor {} ms after stop",
-                                start.elapsed().as_millis(),
-                                STOP_GRACE.as_millis()
-                            )));
-                        }
-                        _ => {}
-                    }
-                }
+                Wait::Timeout => {}
             }
         }
     }
@@ -396,6 +432,19 @@ impl External {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_that_are_not_utf8_or_too_long_are_read_not_fatal() {
+        let mut long = vec![b'x'; MAX_LINE * 2 + 5];
+        long.push(b'\n');
+        let text = [&b"info \xff\xfe depth 3\r\n"[..], &long, b"bestmove e2e4\n", b"tail"].concat();
+        let mut r = BufReader::new(&text[..]);
+        assert_eq!(read_line(&mut r).as_deref(), Some("info \u{fffd}\u{fffd} depth 3"));
+        assert_eq!(read_line(&mut r).map(|l| l.len()), Some(MAX_LINE));
+        assert_eq!(read_line(&mut r).as_deref(), Some("bestmove e2e4"));
+        assert_eq!(read_line(&mut r).as_deref(), Some("tail"));
+        assert_eq!(read_line(&mut r), None);
+    }
 
     #[test]
     fn info_lines_are_read_for_the_first_line_only() {

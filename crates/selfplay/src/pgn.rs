@@ -143,8 +143,8 @@ impl PgnFile {
     /// # Errors
     /// On an I/O error.
     pub fn append(&mut self, text: &str) -> Result<(), Error> {
-        self.file.write_all(text.as_bytes()).map_err(|e| Error::io(&self.path, e))?;
-        self.file.flush().map_err(|e| Error::io(&self.path, e))
+        // Whole or not at all: a failed write leaves no part of the game behind.
+        Ok(stackchess_records::append_whole(&mut self.file, &self.path, text.as_bytes())?)
     }
     /// Forces the games to disk.
     ///

@@ -81,6 +81,8 @@ pub fn split_games(text: &str) -> Result<Vec<PgnGame>, (usize, String)> {
                 }
                 i = end + 1;
             }
+            // A closer with nothing open (it would end no token, and the scan would stand still).
+            '}' | ')' | ']' => return Err((line, format!("a '{c}' that closes nothing"))),
             _ => {
                 let start = i;
                 while i < chars.len() && !chars[i].is_whitespace() && !"{}()[];".contains(chars[i]) {
@@ -204,6 +206,16 @@ mod tests {
 
     fn fide() -> <Fide as Position>::Rules {
         stackchess_traditional::fide_rules()
+    }
+
+    /// Found by the `pgn` fuzz target: a stray `}`, `)` or `]` after a move stopped the scan in
+    /// its place forever (the move token ended before it, and nothing else took it).
+    #[test]
+    fn a_closer_with_nothing_open_is_an_error_not_a_hang() {
+        for text in ["1. e4 } e5 *", "1. e4) e5", "[Event \"x\"]\n1. e4 e5]"] {
+            let (line, m) = split_games(text).expect_err(text);
+            assert!(m.contains("closes nothing") && line >= 1, "{text}: {m}");
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::pgn::{self, PgnFile};
 use crate::player::Player;
 use crate::{Adjudication, Error, GameRecord, GamesFile, Openings, PliesFile, Recovered, Shard, Version};
 use stackchess_core::{Position, Rules};
+use stackchess_records::RunLock;
 use stackchess_search::{Engine, Limits, Score};
 use std::collections::HashMap;
 use std::path::Path;
@@ -268,10 +269,9 @@ pub fn run<P: Position>(
     let mut done = vec![false; games];
     let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
     let session = Session { started: now_utc(), threads, version: env!("CARGO_PKG_VERSION").to_owned() };
+    // The directory is this process's until the run returns: a second process is refused.
+    let _lock = lock(dir, resume)?;
     let (mut csv, mut plies, recovered, recovered_plies) = if resume {
-        if !manifest_path.exists() {
-            return Err(Error::NothingToResume(dir.to_owned()));
-        }
         let mut manifest = Manifest::read(&manifest_path)?;
         if manifest.shard != cfg.shard {
             return Err(Error::Config(format!(
@@ -324,10 +324,6 @@ pub fn run<P: Position>(
         manifest.write(&manifest_path)?;
         (csv, plies, recovered, recovered_plies)
     } else {
-        if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) {
-            return Err(Error::NotEmpty(dir.to_owned()));
-        }
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let manifest = Manifest {
             program: "stackchess".into(),
             version: env!("CARGO_PKG_VERSION").into(),
@@ -418,7 +414,7 @@ pub fn run<P: Position>(
                             }
                         }
                         Err(e) => {
-                            failure = Some(e);
+                            failure = Some(Error::Write(Box::new(e)));
                             halt.store(true, Ordering::Relaxed);
                         }
                     }
@@ -434,14 +430,16 @@ pub fn run<P: Position>(
             }
         }
     });
-    csv.sync()?;
-    if let Some(plies) = &plies {
-        plies.sync()?;
-    }
-    pgn.sync()?;
+    // Synced whatever happened; a failure during the run is the error to report.
+    let synced = csv
+        .sync()
+        .and_then(|()| plies.as_ref().map_or(Ok(()), PliesFile::sync))
+        .map_err(Error::from)
+        .and_then(|()| pgn.sync());
     if let Some(e) = failure {
         return Err(e);
     }
+    synced.map_err(|e| Error::Write(Box::new(e)))?;
     let end = if count == ours {
         RunEnd::Complete
     } else if hook_stopped {
@@ -460,6 +458,38 @@ pub fn run<P: Position>(
         version,
         end,
     })
+}
+
+/// Whether `dir` holds anything but its lock file and the temporary file of a manifest whose
+/// first write was cut short (a kill before the run's first file: the run is still to begin).
+fn has_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|d| {
+        d.flatten().any(|e| {
+            let name = e.file_name();
+            !stackchess_records::is_lock_file(&name) && name != "manifest.json.tmp"
+        })
+    })
+}
+
+/// Takes the lock of the run directory before anything of the run is read or written: for a
+/// resume, of the run found there; for a new run, of an empty (or new) directory, checked again
+/// once locked (another process may have begun a run there meanwhile).
+fn lock(dir: &Path, resume: bool) -> Result<RunLock, Error> {
+    if resume {
+        if !dir.join(MANIFEST).exists() {
+            return Err(Error::NothingToResume(dir.to_owned()));
+        }
+        return Ok(RunLock::acquire(dir)?);
+    }
+    if has_files(dir) {
+        return Err(Error::NotEmpty(dir.to_owned()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let lock = RunLock::acquire(dir)?;
+    if has_files(dir) {
+        return Err(Error::NotEmpty(dir.to_owned()));
+    }
+    Ok(lock)
 }
 
 /// Checks a record read on resume and marks its index done; says what is wrong otherwise.

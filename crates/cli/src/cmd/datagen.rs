@@ -41,6 +41,9 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Games a committed batch: what an interruption can lose (the data does not depend on it).
+    #[arg(long, default_value_t = Settings::default().batch)]
+    pub batch: u64,
     /// The data file (appended to when it exists: the same command resumes it).
     #[arg(long)]
     pub out: PathBuf,
@@ -101,6 +104,7 @@ pub fn run(a: &Args) -> Result<()> {
         seed: a.seed,
         shard: a.shard.resolve()?,
         threads: a.threads,
+        batch: a.batch,
         ..Settings::default()
     };
     variant.with(Gen(a, settings))

@@ -62,8 +62,16 @@ enum Input {
 /// read at once (a `go` still in the queue then starts stopped, as its order says).
 fn read_commands(tx: &mpsc::Sender<Input>) {
     let mut latest: Option<Arc<Flags>> = None;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    let mut input = std::io::stdin().lock();
+    let mut bytes = Vec::new();
+    loop {
+        // A line that is not UTF-8 is read as text with its bad bytes replaced (an unknown
+        // command, answered as one), not taken for the end of input.
+        bytes.clear();
+        if !matches!(input.read_until(b'\n', &mut bytes), Ok(n) if n > 0) {
+            break;
+        }
+        let line = String::from_utf8_lossy(&bytes).trim_end_matches(['\n', '\r']).to_owned();
         let mut words = line.split_whitespace();
         let first = words.next();
         let mut flags = None;

@@ -290,6 +290,8 @@ impl WithPosition for Run<'_> {
         let openings = crate::cmd::book::openings::<P>(rules, &a.openings, a.seed, a.games_per_pair / 2)?;
         let pairs = pairings(a.format, defs.len());
         std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+        // One process at a time writes the tournament (each pairing's run has its own lock too).
+        let _lock = stackchess_records::RunLock::acquire(&a.out)?;
         let started = Instant::now();
         let mut ui = Ui::new(a.quiet, a.games_per_pair * pairs.len() as u64);
         let mut results = Results::new(names(&defs));
