@@ -36,9 +36,9 @@ impl WithPosition for NetCheck<'_> {
         let features = Features::of::<P>(rules);
         let mut positions = vec![start.clone()];
         for &m in &start.moves() {
-            let mut next = start.clone();
-            next.play_unchecked(m);
-            positions.push(next);
+            let mut child = start.clone();
+            child.play_unchecked(m);
+            positions.push(child);
         }
         for pos in &positions {
             let acc = net.refresh(&features, pos);

@@ -113,6 +113,7 @@ impl WithPosition for MoveCheck<'_> {
         let Some(text) = self.input.rest_str() else { return };
         let legal = pos.moves();
         let lfen = pos.to_lfen();
+        #[allow(clippy::type_complexity, reason = "three readers side by side, named where they are used")]
         let readers: [(&str, fn(&P, &str) -> Result<Move, _>); 3] =
             [("coordinate", parse_coord::<P>), ("SAN", parse_san::<P>), ("move", parse_move::<P>)];
         for (what, read) in readers {

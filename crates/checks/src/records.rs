@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A scratch directory of this process (under the system's temporary directory), made once.
+#[must_use]
 pub fn scratch_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("stackchess-checks-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot make {}: {e}", dir.display()));

@@ -45,10 +45,10 @@ pub fn check_rule_file(text: &str, seed: u64, positions: usize) -> Verdict {
         .unwrap_or_else(|e| panic!("the canonical text of an accepted file is refused: {e}\n{canonical}"));
     assert_eq!(again.id(), rules.id(), "the canonical text reads as other rules:\n{text}\n--\n{canonical}");
     let compiled = match rules.board.levels {
-        1 => stackchess_board::compile::<1>(rules).map(|t| Compiled::One(t)),
-        2 => stackchess_board::compile::<2>(rules).map(|t| Compiled::Two(t)),
-        3 => stackchess_board::compile::<3>(rules).map(|t| Compiled::Three(t)),
-        _ => stackchess_board::compile::<4>(rules).map(|t| Compiled::Four(t)),
+        1 => stackchess_board::compile::<1>(rules).map(Compiled::One),
+        2 => stackchess_board::compile::<2>(rules).map(Compiled::Two),
+        3 => stackchess_board::compile::<3>(rules).map(Compiled::Three),
+        _ => stackchess_board::compile::<4>(rules).map(Compiled::Four),
     };
     let compiled = match compiled {
         Ok(c) => c,

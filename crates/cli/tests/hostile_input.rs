@@ -6,7 +6,7 @@
 //! answers `isready` at the end.
 
 use stackchess_core::SplitMix64;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -147,20 +147,33 @@ fn the_uci_loop_survives_random_and_mangled_commands() {
             let _ = stdin.write_all(&input);
             input
         });
+        // Its output is read while it runs: a script echoed back as unknown commands fills a pipe.
+        let drain = |mut r: Box<dyn Read + Send>| {
+            std::thread::spawn(move || {
+                let mut v = Vec::new();
+                let _ = r.read_to_end(&mut v);
+                v
+            })
+        };
+        let stdout = drain(Box::new(child.stdout.take().unwrap()));
+        let stderr = drain(Box::new(child.stderr.take().unwrap()));
         let started = Instant::now();
-        while child.try_wait().unwrap().is_none() {
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
             if started.elapsed() > Duration::from_secs(30) {
                 let _ = child.kill();
                 panic!("script {script} hangs: {}", String::from_utf8_lossy(&writer.join().unwrap()));
             }
             std::thread::sleep(Duration::from_millis(5));
-        }
+        };
         let input = writer.join().unwrap();
-        let out = child.wait_with_output().unwrap();
-        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let (stdout, stderr) = (stdout.join().unwrap(), stderr.join().unwrap());
+        let (stdout, stderr) = (String::from_utf8_lossy(&stdout), String::from_utf8_lossy(&stderr));
         let shown = String::from_utf8_lossy(&input);
         assert!(!stderr.contains("panicked"), "script {script} ({variant}): {stderr}\n{shown}");
-        assert!(out.status.success(), "script {script} ({variant}): {}\n{stderr}\n{shown}", out.status);
+        assert!(status.success(), "script {script} ({variant}): {status}\n{stderr}\n{shown}");
         assert!(stdout.lines().any(|l| l == "readyok"), "script {script}: no readyok\n{stdout}\n{shown}");
     }
 }

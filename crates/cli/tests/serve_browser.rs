@@ -6,7 +6,7 @@
 //! The page loads; a click on a piece highlights its targets and a click on one plays the move,
 //! after which the boards show exactly the position `stackchess apply` gives; an illegal click is
 //! refused; a drag plays a move; undo and redo step; a second move at a ply makes a variation;
-//! analysis shows at least two MultiPV lines and stops when asked; a click on a line's move plays
+//! analysis shows at least two `MultiPV` lines and stops when asked; a click on a line's move plays
 //! it; the engine answers a move; a pasted malformed LFEN shows an error and the page still
 //! plays; a game of the run directory opens and shows its position at a ply. With
 //! `SERVE_SCREENSHOT=FILE.png` it saves a screenshot of the page analysing (the README's).

@@ -234,7 +234,7 @@ fn a_directory_made_read_only_mid_run_loses_nothing() {
         assert!(Command::new("chown").args(["-R", "65534:65534"]).arg(&dir).status().unwrap().success());
     }
     let run = dir.join("run");
-    let mut child = wrap(cmd(command(name), &run, false)).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let child = wrap(cmd(command(name), &run, false)).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let started = Instant::now();
     while std::fs::read_to_string(run.join("games.csv")).map_or(0, |t| t.lines().count()) < 3 {
         assert!(started.elapsed() < Duration::from_mins(1), "no game finished");

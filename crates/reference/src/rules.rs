@@ -465,7 +465,7 @@ impl Rules {
     /// Rook home cell of castling right `i` (0 = K, 1 = Q, 2 = k, 3 = q).
     pub fn rook_home(&self, i: usize) -> Cell {
         let color = right_color(i);
-        let x = if i % 2 == 0 { 7 } else { 0 };
+        let x = if i.is_multiple_of(2) { 7 } else { 0 };
         Cell::new(x, Rules::back_rank(color), self.home_level(color))
     }
 
