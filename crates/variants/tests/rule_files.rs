@@ -149,3 +149,18 @@ fn bad_rule_files_are_refused_naming_the_key_and_line() {
     let e = bad("x-check", text);
     assert!(e.contains("board: the start position"), "{e}");
 }
+
+/// The built-in rule files live in their crates (compiled in); data/rules/ shows them to users as
+/// symbolic links. Where a checkout turns the links into copies (or someone replaces one), the
+/// copy must still be the compiled text.
+#[test]
+fn data_rules_holds_the_built_in_rule_files_byte_for_byte() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/rules");
+    for v in Variant::ALL {
+        let name = v.name();
+        let built_in = Variant::builtin_rules(name).unwrap_or_else(|| panic!("{name} has no rule file"));
+        let path = dir.join(format!("{name}.toml"));
+        let copy = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(copy == built_in, "{} differs from the rule file built into {name}", path.display());
+    }
+}

@@ -41,7 +41,7 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Games a committed batch: what an interruption can lose (the data does not depend on it).
+    /// Games a committed batch: what an interruption can lose.
     #[arg(long, default_value_t = Settings::default().batch)]
     pub batch: u64,
     /// The data file (appended to when it exists: the same command resumes it).
