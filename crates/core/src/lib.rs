@@ -23,7 +23,7 @@ pub use game::{outcome_in_game, repetitions, Game};
 pub use lfen::{parse_placement, split_lfen, write_lfen, LfenFields, LfenState};
 pub use mirror::Mirror;
 pub use mv::{Move, MoveKind, MoveList, MAX_MOVES};
-pub use notation::{coord, parse_coord, parse_move, parse_san, san};
+pub use notation::{coord, parse_coord, parse_move, parse_san, san, san_line};
 pub use perft_suite::{check_perft_file, parse_perft_file, PerftEntry};
 pub use piece::{Castling, Color, Piece, Role};
 

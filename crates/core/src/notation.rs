@@ -56,6 +56,21 @@ pub fn parse_coord<P: Position>(pos: &P, s: &str) -> Result<Move, ParseMoveError
         .ok_or_else(|| err(s, "no legal move goes between these cells"))
 }
 
+/// The moves of a line in SAN, played from `pos`, as far as they are legal there.
+#[must_use]
+pub fn san_line<P: Position>(pos: &P, line: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        if !p.is_legal(m) {
+            break;
+        }
+        out.push(san(&p, m));
+        p.play_unchecked(m);
+    }
+    out
+}
+
 /// The move in SAN: `N2b3`, `2e3`, `Bx3e3`, `O-O`, `3a8=Q#`. Precondition: `m` is legal.
 #[must_use]
 pub fn san<P: Position>(pos: &P, m: Move) -> String {

@@ -5,7 +5,7 @@ use crate::{io_error, value_error};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
-use stackchess_core::{san, Move, Position, Rules};
+use stackchess_core::{san_line, Position, Rules};
 use stackchess_nnue::NetError;
 use stackchess_search::{EvalChoice, EvalParams, Limits, Report, Request, Score, SearchConfig};
 use stackchess_variants::{Variant, WithPosition};
@@ -43,20 +43,6 @@ impl<P: Position> Eng<P> {
             .filter(|h| h.pos.rules() == self.rules)
             .ok_or_else(|| format!("the board is not of the engine's rule set, {}", self.rules.name()))
     }
-}
-
-/// The moves of a line in SAN, played from `pos` (as far as they are legal).
-fn san_line<P: Position>(pos: &P, line: &[Move]) -> Vec<String> {
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        if !p.is_legal(m) {
-            break;
-        }
-        out.push(san(&p, m));
-        p.play_unchecked(m);
-    }
-    out
 }
 
 /// The lines to return: the search's result first (from an interrupted iteration when that one

@@ -7,7 +7,7 @@
 
 use crate::common::{EngineArgs, PositionArgs};
 use anyhow::Result;
-use stackchess_core::{coord, san, Move, Position, Rules};
+use stackchess_core::{coord, Move, Position, Rules};
 use stackchess_search::{Engine, Limits, Report, Request};
 use stackchess_variants::WithPosition;
 use std::sync::atomic::AtomicBool;
@@ -67,16 +67,7 @@ impl LimitArgs {
 
 /// The moves of a line in SAN, played from `pos`.
 pub fn san_line<P: Position>(pos: &P, line: &[Move]) -> String {
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        if !p.is_legal(m) {
-            break;
-        }
-        out.push(san(&p, m));
-        p.play_unchecked(m);
-    }
-    out.join(" ")
+    stackchess_core::san_line(pos, line).join(" ")
 }
 
 /// One `info`-style line for a report; `multipv` names its line when there are several.
