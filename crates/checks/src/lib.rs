@@ -52,6 +52,8 @@ pub const TARGETS: &[Target] = &[
     Target { name: "epd", reads: "an EPD suite", check: files::epd },
     Target { name: "time_control", reads: "a time control", check: specs::time_control },
     Target { name: "shard", reads: "a shard spec", check: specs::shard },
+    Target { name: "engine_spec", reads: "an --engine spec", check: specs::engine_spec },
+    Target { name: "uci", reads: "lines of UCI commands", check: specs::uci },
     Target { name: "net", reads: "a net file", check: learned::net },
     Target { name: "data", reads: "a data file of training positions", check: learned::data },
 ];

@@ -57,6 +57,28 @@ pub fn seeds(root: &Path) -> Seeds {
         ["40/60+0.6", "60+0.6", "10", "0.5+0.05", "1/0.001"].map(|t| t.as_bytes().to_vec()).to_vec(),
     );
     s.insert("shard", ["0/1", "3/16", "0/4"].map(|t| t.as_bytes().to_vec()).to_vec());
+    s.insert(
+        "engine_spec",
+        [
+            "name=a",
+            "name=b,nodes=200,param=value.queen=950,plain,hash=8",
+            "name=c,params=p.params,net=n.nnue,depth=6,movetime=50,tc=40/60+0.6",
+            "name=sf,cmd=/usr/games/stockfish,arg=--x,option.Hash=64,option.Move Overhead=100,proto=uci,tc=10+0.1",
+        ]
+        .map(|t| t.as_bytes().to_vec())
+        .to_vec(),
+    );
+    s.insert(
+        "uci",
+        [
+            "uci\nisready\nsetoption name Variant value fide\nsetoption name Clear Params\nucinewgame\nquit\n",
+            "position startpos moves e2e4 e7e5\ngo wtime 1000 btime -20 winc 10 binc 10 movestogo 3\nstop\n",
+            "position lfen 8/8/8/8/8/8/8/8 w - - 0 1 moves 0000\ngo depth 3 searchmoves e2e4 d2d4 nodes 500\n",
+            "go infinite ponder\nponderhit\nd\neval\ngo mate 2 movetime 50\nfoo bar\n",
+        ]
+        .map(|t| t.as_bytes().to_vec())
+        .to_vec(),
+    );
     let mut rng = SplitMix64(0x5eed);
     s.insert("rule_set", (0..16).map(|_| (0..48).map(|_| rng.next_u64() as u8).collect()).collect());
     for (i, v) in Variant::ALL.iter().enumerate() {

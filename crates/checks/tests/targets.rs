@@ -136,6 +136,8 @@ target_tests! {
     epd: 300,
     time_control: 400,
     shard: 400,
+    engine_spec: 400,
+    uci: 400,
     net: 200,
     data: 200,
 }

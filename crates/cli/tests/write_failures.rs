@@ -5,9 +5,10 @@
 //! run directory: the second is refused, naming the first; a killed holder's lock is taken over.
 //!
 //! Every command that plays games writes them through the same run (`stackchess_selfplay::run`):
-//! `selfplay`, `match`, `tournament` (one run per pairing), `balance` and `tune`'s rounds; the
-//! first two are run here. A new command that writes a run is tested by adding its arguments to
-//! [`COMMANDS`] (the file-size limit test runs each).
+//! `selfplay`, `match`, `tournament` (one run per pairing) and `balance`; the first three are run
+//! here. A new command that writes a run is tested by adding its arguments to [`COMMANDS`] (the
+//! file-size limit test runs each). `datagen` (and `tune`, which makes its data with it) writes a
+//! data file instead: its tests are at the end.
 #![cfg(target_os = "linux")]
 
 use stackchess_selfplay::{read_records, GameRecord};
@@ -57,35 +58,87 @@ const COMMANDS: &[(&str, &[&str], u32)] = &[
         ],
         20,
     ),
+    (
+        "tournament",
+        &[
+            "tournament",
+            "-v",
+            "fide",
+            "--games-per-pair",
+            "8",
+            "--nodes",
+            "120",
+            "--max-plies",
+            "60",
+            "--seed",
+            "9",
+            "-q",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b,nodes=160",
+            "--engine",
+            "name=c,nodes=200",
+        ],
+        12,
+    ),
 ];
 
 fn command(name: &str) -> &'static [&'static str] {
     COMMANDS.iter().find(|(n, ..)| *n == name).map(|(_, a, _)| *a).expect("a command")
 }
 
-/// `stackchess ARGS --out DIR [--resume] --threads 2`.
+/// `stackchess ARGS --out DIR [--resume] --threads 2`. A tournament resumes when run again as it
+/// was: it takes no `--resume`.
 fn cmd(args: &[&str], dir: &Path, resume: bool) -> Command {
     let mut c = Command::new(bin());
     c.args(args).args(["--threads", "2", "--out"]).arg(dir);
-    if resume {
+    if resume && args[0] != "tournament" {
         c.arg("--resume");
     }
     c
 }
 
-/// A run's games by index, without their timing.
-fn games(dir: &Path) -> BTreeMap<u64, GameRecord> {
-    let recs = read_records(&dir.join("games.csv")).unwrap_or_else(|e| panic!("{e}"));
+/// Games by the run directory that holds them (relative to the command's `--out`: "" for the
+/// run itself, a pairing's directory in a tournament) and index, without their timing.
+type Games = BTreeMap<(String, u64), GameRecord>;
+
+/// The files named `name` in `dir` and every directory below it, each with its directory
+/// relative to `dir`.
+fn files_named(dir: &Path, name: &str) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if e.file_name() == name {
+                let rel = d.strip_prefix(dir).unwrap().display().to_string();
+                out.push((rel, path));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A command's games: every `games.csv` of its run directories.
+fn games(dir: &Path) -> Games {
     let mut out = BTreeMap::new();
-    for r in recs {
-        assert!(out.insert(r.index, r.without_timing()).is_none(), "game {} twice", r.index);
+    for (rel, path) in files_named(dir, "games.csv") {
+        for r in read_records(&path).unwrap_or_else(|e| panic!("{e}")) {
+            let index = r.index;
+            assert!(out.insert((rel.clone(), index), r.without_timing()).is_none(), "game {index} of {rel:?} twice");
+        }
     }
     out
 }
 
 /// The games of an uninterrupted run of `name`, played once per test process.
-fn uninterrupted(name: &str) -> &'static BTreeMap<u64, GameRecord> {
-    static RUNS: OnceLock<std::sync::Mutex<BTreeMap<String, &'static BTreeMap<u64, GameRecord>>>> = OnceLock::new();
+fn uninterrupted(name: &str) -> &'static Games {
+    static RUNS: OnceLock<std::sync::Mutex<BTreeMap<String, &'static Games>>> = OnceLock::new();
     let runs = RUNS.get_or_init(Default::default);
     let mut map = runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     map.entry(name.to_owned()).or_insert_with(|| {
@@ -100,18 +153,16 @@ fn uninterrupted(name: &str) -> &'static BTreeMap<u64, GameRecord> {
 
 /// Every journal of a stopped run reads with the strict readers (no record cut off), and its
 /// games are some of the uninterrupted run's.
-fn journals_are_readable(dir: &Path, whole: &BTreeMap<u64, GameRecord>) {
-    if dir.join("games.csv").exists() {
-        for (i, g) in games(dir) {
-            assert_eq!(Some(&g), whole.get(&i), "game {i} differs from the uninterrupted run's");
-        }
+fn journals_are_readable(dir: &Path, whole: &Games) {
+    for (key, g) in games(dir) {
+        assert_eq!(Some(&g), whole.get(&key), "game {key:?} differs from the uninterrupted run's");
     }
-    if dir.join("plies.csv").exists() {
-        stackchess_records::read_plies(&dir.join("plies.csv")).unwrap_or_else(|e| panic!("{e}"));
+    for (_, path) in files_named(dir, "plies.csv") {
+        stackchess_records::read_plies(&path).unwrap_or_else(|e| panic!("{e}"));
     }
-    if dir.join("games.pgn").exists() {
-        let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
-        assert!(text.is_empty() || text.ends_with("\n\n"), "games.pgn ends inside a game");
+    for (_, path) in files_named(dir, "games.pgn") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.is_empty() || text.ends_with("\n\n"), "{} ends inside a game", path.display());
     }
 }
 
@@ -264,44 +315,64 @@ fn a_directory_made_read_only_mid_run_loses_nothing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `kill -9` at 20 moments spread over a run, each followed by `--resume` (which takes over the
-/// killed process's lock), then a resume to the end: exactly the uninterrupted run's games.
+/// The run the kill test interrupts: long enough (about 50 games) that 20 short lives of it
+/// cannot finish it on a fast machine.
+const KILL_RUN: &[&str] =
+    &["selfplay", "-v", "fide", "--games", "48", "--nodes", "150", "--max-plies", "70", "--seed", "5", "-q"];
+
+/// `kill -9` at 20 moments spread over the first quarter of a run (each process lives a fraction of
+/// the uninterrupted run's time, measured here, so a faster machine kills as often), each
+/// followed by `--resume` (which takes over the killed process's lock), then a resume to the
+/// end: exactly the uninterrupted run's games.
 #[test]
 fn kill_9_at_twenty_moments_then_resume_gives_the_uninterrupted_games() {
-    let name = "selfplay";
-    let whole = uninterrupted(name);
+    let whole_dir = tmp("kill9-whole");
+    let started = Instant::now();
+    let out = cmd(KILL_RUN, &whole_dir, false).output().unwrap();
+    let whole_ms = u64::try_from(started.elapsed().as_millis()).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let whole = games(&whole_dir);
+    let _ = std::fs::remove_dir_all(&whole_dir);
+    let window = (whole_ms / 40).max(20);
     let dir = tmp("kill9");
     let mut killed_running = 0;
     for point in 0..20u64 {
-        let mut child = cmd(command(name), &dir, point > 0 && dir.join("manifest.json").exists())
+        let mut child = cmd(KILL_RUN, &dir, point > 0 && dir.join("manifest.json").exists())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        // 20 moments from just after start-up to a few games in: 10 ms to 160 ms.
-        std::thread::sleep(Duration::from_millis(10 + (point * 7919) % 150));
+        // From just after start-up to a fortieth of the whole run: on average the 20 lives add
+        // up to a quarter of it (less the work each kill loses), so a machine four times faster
+        // than when it was timed still kills it running.
+        std::thread::sleep(Duration::from_millis(10 + (point * 7919) % 150 * window / 150));
         if child.try_wait().unwrap().is_none() {
             killed_running += 1;
         }
         child.kill().unwrap();
         let _ = child.wait();
-        journals_are_readable_after_a_kill(&dir, whole);
+        journals_are_readable_after_a_kill(&dir, &whole);
     }
-    assert!(killed_running >= 15, "only {killed_running} of the 20 kills found the run going");
-    resume_gives_the_whole_run(name, &dir);
+    assert!(
+        killed_running >= 18,
+        "only {killed_running} of the 20 kills found the run going (whole run {whole_ms} ms)"
+    );
+    let out = cmd(KILL_RUN, &dir, true).output().unwrap();
+    assert!(out.status.success(), "resume: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(games(&dir), whole, "the resumed run differs from the uninterrupted one");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// After a kill the last record may be cut (the resume repairs it): the complete ones are the
 /// uninterrupted run's games.
-fn journals_are_readable_after_a_kill(dir: &Path, whole: &BTreeMap<u64, GameRecord>) {
+fn journals_are_readable_after_a_kill(dir: &Path, whole: &Games) {
     let Ok(text) = std::fs::read_to_string(dir.join("games.csv")) else { return };
     let complete = text.rfind('\n').map_or("", |i| &text[..=i]);
     let copy = dir.with_extension("check.csv");
     std::fs::write(&copy, complete).unwrap();
     if !complete.is_empty() {
         for r in read_records(&copy).unwrap_or_else(|e| panic!("{e}")) {
-            assert_eq!(Some(&r.without_timing()), whole.get(&r.index), "game {} differs", r.index);
+            assert_eq!(Some(&r.without_timing()), whole.get(&(String::new(), r.index)), "game {} differs", r.index);
         }
     }
     let _ = std::fs::remove_file(copy);
@@ -371,5 +442,48 @@ fn datagen_past_a_file_size_limit_stops_naming_the_file_and_resumes_exactly() {
     let out = Command::new(bin()).args(&args).arg(&cut).output().unwrap();
     assert!(out.status.success(), "resume: {}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(data_positions(&cut), want, "the resumed data differs from the uninterrupted data");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A parameter file without its `# command:` line (which names the file it was written to).
+fn params_without_command(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines().filter(|l| !l.starts_with("# command:")).collect::<Vec<_>>().join("\n")
+}
+
+/// `tune` makes its data with a data run: past a file-size limit it stops naming the data file
+/// and writes no parameters; the same command without the limit resumes the data and writes
+/// exactly the parameters of an uninterrupted tune.
+#[test]
+fn tune_past_a_file_size_limit_stops_naming_the_file_and_resumes_exactly() {
+    let dir = tmp("tune");
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = ["tune", "-v", "fide", "--games", "60", "--nodes", "150", "--per-game", "8", "--label-nodes", "300"];
+    let args: Vec<&str> =
+        args.iter().copied().chain(["--bootstrap", "0", "--seed", "4", "--threads", "2", "-q", "--out"]).collect();
+    let (whole, cut) = (dir.join("whole.params"), dir.join("cut.params"));
+    let out = Command::new(bin()).args(&args).arg(&whole).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let size = std::fs::metadata(whole.with_extension("data")).unwrap().len();
+    let kib = (size / 1024 / 2).max(4);
+    let mut c = Command::new("bash");
+    c.arg("-c").arg(format!("ulimit -f {kib} && exec \"$0\" \"$@\"")).arg(bin()).args(&args);
+    let out = c.arg(&cut).output().unwrap();
+    names_the_file(&out, &cut.with_extension("data"), "File too large");
+    assert!(!cut.exists(), "a tune whose data run failed wrote parameters");
+    let kept = data_positions(&cut.with_extension("data"));
+    let want = data_positions(&whole.with_extension("data"));
+    assert!(
+        kept.lines().count() < want.lines().count() && want.starts_with(&kept),
+        "the cut data is not a start of the whole"
+    );
+    let out = Command::new(bin()).args(&args).arg(&cut).output().unwrap();
+    assert!(out.status.success(), "resume: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(data_positions(&cut.with_extension("data")), want, "the resumed data differs");
+    assert_eq!(
+        params_without_command(&cut),
+        params_without_command(&whole),
+        "the resumed tune fitted other parameters"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -19,6 +19,7 @@ mod score;
 mod searcher;
 mod see;
 mod tt;
+pub mod uci;
 
 pub use bench::Bench;
 pub use config::{SearchConfig, Switch};

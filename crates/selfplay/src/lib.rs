@@ -21,6 +21,7 @@ pub mod player;
 pub mod replay;
 pub mod run;
 pub mod shard;
+pub mod spec;
 pub mod sprt_log;
 pub mod stats;
 pub mod swap;

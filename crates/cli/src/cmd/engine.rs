@@ -10,6 +10,7 @@
 use crate::common::EngineArgs;
 use anyhow::{anyhow, bail, Result};
 use stackchess_core::{coord, parse_move, Color, Game, Move, Position, Rules};
+use stackchess_search::uci::{self, Command};
 use stackchess_search::{Clock, Engine, Limits, Report, Request, SearchConfig};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use std::io::{BufRead, Write};
@@ -93,7 +94,7 @@ fn read_commands(tx: &mpsc::Sender<Input>) {
     let _ = tx.send(Input::Eof);
 }
 
-/// A parsed `go`.
+/// A `go` for the current position.
 struct Go {
     limits: Limits,
     searchmoves: Vec<Move>,
@@ -106,9 +107,10 @@ struct Go {
 /// What the protocol needs from an engine of any variant.
 trait Session: Send {
     fn new_game(&mut self);
-    fn set_position(&mut self, args: &[&str]) -> Result<()>;
+    /// `position`: the start (`None`: the start position) and the moves played from it.
+    fn set_position(&mut self, lfen: Option<&str>, moves: &[String]) -> Result<()>;
     /// Moves of the current position (`searchmoves`); `0000` (python-chess's filler) is skipped.
-    fn parse_moves(&self, words: &[&str]) -> Result<Vec<Move>>;
+    fn parse_moves(&self, words: &[String]) -> Result<Vec<Move>>;
     /// Searches, printing `info` lines and then `bestmove` (after `stop` for `go infinite`, and
     /// after `ponderhit` or `stop` while pondering).
     fn go(&mut self, go: &Go);
@@ -144,15 +146,10 @@ impl<P: Position> Session for Sess<P> {
         self.engine.new_game();
     }
 
-    fn set_position(&mut self, args: &[&str]) -> Result<()> {
-        let split = args.iter().position(|w| *w == "moves").unwrap_or(args.len());
-        let (head, moves) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
-        let start = match head {
-            ["startpos"] => self.rules.startpos(),
-            [kind, fields @ ..] if (*kind == "lfen" || *kind == "fen") && !fields.is_empty() => {
-                self.rules.from_lfen(&fields.join(" "))?
-            }
-            _ => bail!("expected 'position startpos|lfen <LFEN>|fen <FEN> [moves ...]'"),
+    fn set_position(&mut self, lfen: Option<&str>, moves: &[String]) -> Result<()> {
+        let start = match lfen {
+            None => self.rules.startpos(),
+            Some(text) => self.rules.from_lfen(text)?,
         };
         let mut game = Game::new(start);
         for (i, text) in moves.iter().enumerate() {
@@ -164,11 +161,11 @@ impl<P: Position> Session for Sess<P> {
         Ok(())
     }
 
-    fn parse_moves(&self, words: &[&str]) -> Result<Vec<Move>> {
+    fn parse_moves(&self, words: &[String]) -> Result<Vec<Move>> {
         let pos = self.game.position();
         words
             .iter()
-            .filter(|w| **w != "0000")
+            .filter(|w| *w != "0000")
             .map(|w| parse_move(pos, w).map_err(|e| anyhow!("searchmoves: '{w}': {}", e.reason)))
             .collect()
     }
@@ -332,74 +329,15 @@ impl Options {
     }
 }
 
-/// The words that start a `go` argument (and end a `searchmoves` list).
-const GO_WORDS: [&str; 13] = [
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-    "perft",
-];
-
-/// Reads `go` arguments for the session's position.
-fn parse_go(args: &[&str], session: &dyn Session, opts: &Options, flags: Arc<Flags>) -> Result<Go> {
-    let white = session.turn() == Color::White;
-    let mut go =
-        Go { limits: Limits::default(), searchmoves: Vec::new(), multipv: opts.multipv, infinite: false, flags };
-    let (mut time, mut inc, mut togo) = (None, 0u64, None);
-    let mut i = 0;
-    while i < args.len() {
-        let w = args[i];
-        i += 1;
-        // A number; clocks may be sent negative by a client whose engine ran out of time.
-        let mut num = || -> Result<u64> {
-            let v = args.get(i).ok_or_else(|| anyhow!("go: '{w}' needs a number"))?;
-            i += 1;
-            v.parse::<i64>().map(|n| n.max(0).unsigned_abs()).map_err(|_| anyhow!("go: '{w}': '{v}' is not a number"))
-        };
-        match w {
-            // Beyond u32 means "without end": the search caps depths itself.
-            "depth" => go.limits.depth = Some(u32::try_from(num()?).unwrap_or(u32::MAX)),
-            "nodes" => go.limits.nodes = Some(num()?),
-            "mate" => go.limits.mate = Some(u32::try_from(num()?).unwrap_or(u32::MAX).max(1)),
-            "movetime" => go.limits.movetime = Some(Duration::from_millis(num()?)),
-            "wtime" | "btime" => {
-                let t = num()?;
-                if (w == "wtime") == white {
-                    time = Some(t);
-                }
-            }
-            "winc" | "binc" => {
-                let t = num()?;
-                if (w == "winc") == white {
-                    inc = t;
-                }
-            }
-            "movestogo" => togo = Some(u32::try_from(num()?).unwrap_or(u32::MAX)),
-            "infinite" => go.infinite = true,
-            "ponder" => {}
-            "searchmoves" => {
-                let end = args[i..].iter().position(|a| GO_WORDS.contains(a)).map_or(args.len(), |p| i + p);
-                go.searchmoves = session.parse_moves(&args[i..end])?;
-                i = end;
-            }
-            _ => bail!("go: unknown argument '{w}'"),
-        }
-    }
-    if let Some(t) = time {
-        let mut clock = Clock::new(Duration::from_millis(t), Duration::from_millis(inc), togo);
-        clock.margin = opts.overhead;
-        go.limits.clock = Some(clock);
-    }
-    Ok(go)
+/// A `go`'s arguments for the session's position.
+fn go_of(args: &uci::Go, session: &dyn Session, opts: &Options, flags: Arc<Flags>) -> Result<Go> {
+    Ok(Go {
+        limits: args.limits(session.turn(), opts.overhead),
+        searchmoves: session.parse_moves(&args.searchmoves)?,
+        multipv: opts.multipv,
+        infinite: args.infinite,
+        flags,
+    })
 }
 
 /// Sets an option; on an error (a bad value, a parameter file that cannot be read) the options
@@ -468,17 +406,17 @@ pub fn run(a: &Args) -> Result<()> {
             Input::Line(line, flags) => (line, flags),
             Input::Eof => break,
         };
-        let words: Vec<&str> = line.split_whitespace().collect();
+        let command = Command::parse(&line);
         // Answered at once, even while a search runs (the reader has already set the flags of
         // `stop` and `ponderhit`).
-        match words.as_slice() {
-            [] | ["stop" | "ponderhit" | "debug", ..] => continue,
-            ["isready"] => {
+        match &command {
+            Ok(Command::Empty | Command::Stop | Command::PonderHit | Command::Debug) => continue,
+            Ok(Command::IsReady) => {
                 emit("readyok\n")?;
                 continue;
             }
-            ["quit"] => break,
-            [w, ..] if !matches!(*w, "uci" | "setoption" | "ucinewgame" | "position" | "go" | "d" | "eval") => {
+            Ok(Command::Quit) => break,
+            Ok(Command::Unknown(line)) => {
                 emit(&format!("info string unknown command: {line}\n"))?;
                 continue;
             }
@@ -486,22 +424,17 @@ pub fn run(a: &Args) -> Result<()> {
         }
         // The rest waits for the running search to end.
         let s = idle(&mut session, &mut running)?;
-        let result: Result<()> = match words.as_slice() {
-            ["uci"] => emit(&opts.describe()).map_err(Into::into),
-            ["ucinewgame"] => {
+        let result: Result<()> = match command {
+            Ok(Command::Uci) => emit(&opts.describe()).map_err(Into::into),
+            Ok(Command::NewGame) => {
                 s.new_game();
                 Ok(())
             }
-            ["setoption", "name", rest @ ..] => {
-                let at = rest.iter().position(|w| *w == "value").unwrap_or(rest.len());
-                let name = rest[..at].join(" ");
-                let value = rest.get(at + 1..).map(|v| v.join(" ")).unwrap_or_default();
-                set_option(&mut opts, s, &name, &value)
-            }
-            ["position", rest @ ..] => s.set_position(rest),
-            ["go", rest @ ..] => {
+            Ok(Command::SetOption { name, value }) => set_option(&mut opts, s, &name, &value),
+            Ok(Command::Position { lfen, moves }) => s.set_position(lfen.as_deref(), &moves),
+            Ok(Command::Go(args)) => {
                 let flags = flags.unwrap_or_default();
-                match parse_go(rest, s.as_ref(), &opts, Arc::clone(&flags)) {
+                match go_of(&args, s.as_ref(), &opts, Arc::clone(&flags)) {
                     Ok(go) => {
                         let infinite = go.infinite;
                         if let Some(mut s) = session.take() {
@@ -517,9 +450,14 @@ pub fn run(a: &Args) -> Result<()> {
                     Err(e) => emit(&format!("info string error: {e:#}\nbestmove (none)\n")).map_err(Into::into),
                 }
             }
-            ["d"] => emit(&format!("{}\n", s.show().trim_end())).map_err(Into::into),
-            ["eval"] => emit(&format!("info string eval cp {}\n", s.eval())).map_err(Into::into),
-            _ => emit(&format!("info string unknown command: {line}\n")).map_err(Into::into),
+            Ok(Command::Show) => emit(&format!("{}\n", s.show().trim_end())).map_err(Into::into),
+            Ok(Command::Eval) => emit(&format!("info string eval cp {}\n", s.eval())).map_err(Into::into),
+            // A `go` that cannot be read still gets its `bestmove`.
+            Err(e) if line.split_whitespace().next() == Some("go") => {
+                emit(&format!("info string error: {e}\nbestmove (none)\n")).map_err(Into::into)
+            }
+            Err(e) => Err(e.into()),
+            Ok(_) => Ok(()),
         };
         if let Err(e) = result {
             if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some()) {

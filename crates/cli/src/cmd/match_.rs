@@ -117,8 +117,14 @@ impl WithPosition for Run<'_> {
             }
             let mut engines = Vec::new();
             for text in &a.engines {
-                let def = crate::engine_spec::parse(text)?;
-                engines.push(def.engine_spec(rules.name(), a.run.variant.as_str(), shared, &eval)?);
+                let def = stackchess_selfplay::spec::parse(text)?;
+                engines.push(crate::engine_spec::engine_spec(
+                    &def,
+                    rules.name(),
+                    a.run.variant.as_str(),
+                    shared,
+                    &eval,
+                )?);
             }
             engines
         };

@@ -10,11 +10,11 @@
 
 use crate::cmd::selfplay::{estimate, format_duration, limits_or_default, LimitArgs};
 use crate::common::{note, Evaluation};
-use crate::engine_spec::{self, EngineDef};
 use anyhow::{bail, ensure, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use stackchess_core::{Position, Rules};
+use stackchess_selfplay::spec::{self, EngineDef};
 use stackchess_selfplay::{Adjudication, GameRecord, Progress, RunConfig, RunEnd, Shard, Tally, Timing};
 use stackchess_stats::{fit_ratings, Anchor, DrawModel, RatingFit, Results, Z95};
 use stackchess_variants::{VariantArg, WithPosition};
@@ -183,7 +183,7 @@ impl Progress for Ui {
 
 /// The engines of the spec texts, checked: three or more, names distinct.
 fn engine_defs(texts: &[String]) -> Result<Vec<EngineDef>> {
-    let defs = texts.iter().map(|t| engine_spec::parse(t)).collect::<Result<Vec<_>, _>>()?;
+    let defs = texts.iter().map(|t| spec::parse(t)).collect::<Result<Vec<_>, _>>()?;
     ensure!(defs.len() >= 3, "a tournament needs three or more engines (--engine), not {}", defs.len());
     for (i, d) in defs.iter().enumerate() {
         if defs[..i].iter().any(|e| e.name == d.name) {
@@ -283,7 +283,7 @@ impl WithPosition for Run<'_> {
             .iter()
             .zip(&a.engines)
             .map(|(d, text)| {
-                d.engine_spec(rules.name(), a.variant.as_str(), shared, &eval)
+                crate::engine_spec::engine_spec(d, rules.name(), a.variant.as_str(), shared, &eval)
                     .with_context(|| format!("--engine {text}"))
             })
             .collect::<Result<Vec<_>>>()?;
@@ -321,14 +321,7 @@ impl WithPosition for Run<'_> {
                 None
             } else {
                 let s = stackchess_selfplay::run::<P>(rules, &dir, &cfg, resume, &crate::interrupt::STOP, &mut ui)
-                    .with_context(|| {
-                        format!(
-                            "{} vs {} in {} (remove it to start the pairing afresh)",
-                            x.label,
-                            y.label,
-                            dir.display()
-                        )
-                    })?;
+                    .with_context(|| format!("{} vs {} in {}", x.label, y.label, dir.display()))?;
                 Some(s)
             };
             let Some(summary) = summary.filter(|s| s.end == RunEnd::Complete) else {
