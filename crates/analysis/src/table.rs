@@ -241,6 +241,37 @@ impl Table {
     }
 }
 
+/// `a` against `b` with every run of digits compared as a number (then as text, so that `01`
+/// and `1` still differ).
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    fn chunks(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for (i, c) in s.char_indices().skip(1) {
+            let prev = s[..i].chars().next_back().is_some_and(|p| p.is_ascii_digit());
+            if prev != c.is_ascii_digit() {
+                out.push((prev, &s[start..i]));
+                start = i;
+            }
+        }
+        if !s.is_empty() {
+            out.push((s[start..].chars().next().is_some_and(|c| c.is_ascii_digit()), &s[start..]));
+        }
+        out
+    }
+    let key = |(digits, text): (bool, &str)| {
+        let trimmed = if digits { text.trim_start_matches('0') } else { text };
+        (!digits, if digits { trimmed.len() } else { 0 }, trimmed.to_owned())
+    };
+    let (x, y) = (chunks(a), chunks(b));
+    x.iter()
+        .zip(&y)
+        .map(|(&p, &q)| key(p).cmp(&key(q)))
+        .find(|o| o.is_ne())
+        .unwrap_or_else(|| x.len().cmp(&y.len()))
+        .then_with(|| a.cmp(b))
+}
+
 /// Settings strings longer than this are shown by a short name.
 const LONG: usize = 24;
 
@@ -249,11 +280,12 @@ const LONG: usize = 24;
 pub struct ShortNames(Vec<(String, String)>);
 
 impl ShortNames {
-    /// Names `#1`, `#2`, ... for the distinct long values, in sorted order, each followed by the
+    /// Names `#1`, `#2`, ... for the distinct long values, in natural order (numbers compared as
+    /// numbers, so a ladder's `nodes=4000` comes before its `nodes=16000`), each followed by the
     /// value's first word.
     pub fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> ShortNames {
         let mut long: Vec<&str> = values.into_iter().filter(|s| s.chars().count() > LONG).collect();
-        long.sort_unstable();
+        long.sort_unstable_by(|a, b| natural_order(a, b));
         long.dedup();
         let named = long.iter().enumerate().map(|(i, s)| {
             let head: String = s.split_whitespace().next().unwrap_or("").chars().take(LONG - 6).collect();
@@ -393,6 +425,16 @@ mod tests {
         );
         assert_eq!(n.legend(), [format!("#1 nodes=1000 = {long_a}"), format!("#2 nodes=2000 = {long_b}")]);
         assert!(ShortNames::new(["short"]).is_empty());
+        // A ladder's rungs in their order, not the text's (`16000` < `4000` as text).
+        let rung = |n: u32| format!("nodes={n} hash=16 features=pvs,asp eval: preset fide");
+        let rungs: Vec<String> = [64000, 1000, 16000, 4000].map(rung).to_vec();
+        let n = ShortNames::new(rungs.iter().map(String::as_str));
+        assert_eq!(
+            [1000, 4000, 16000, 64000].map(|r| n.short(&rung(r)).to_owned()),
+            ["#1 nodes=1000", "#2 nodes=4000", "#3 nodes=16000", "#4 nodes=64000"]
+        );
+        assert_eq!(natural_order("a01", "a1"), std::cmp::Ordering::Less);
+        assert_eq!(natural_order("x9y", "x10"), std::cmp::Ordering::Less);
         let title = format!("A = malka ({long_a})  v  B = fide ({long_b})");
         assert_eq!(n.shorten(&title), "A = malka (#1 nodes=1000)  v  B = fide (#2 nodes=2000)");
     }

@@ -40,6 +40,10 @@ pub fn check_rule_file(text: &str, seed: u64, positions: usize) -> Verdict {
         Ok(r) => r,
         Err(e) => return named(e),
     };
+    // As `-v rules:FILE` reads it: a built-in's name only for that built-in's rules.
+    if let Err(e) = Variant::builtin_named(&rules) {
+        return named(e);
+    }
     let canonical = rules.to_toml();
     let again = RuleSet::parse(&canonical, &builtin)
         .unwrap_or_else(|e| panic!("the canonical text of an accepted file is refused: {e}\n{canonical}"));

@@ -262,6 +262,36 @@ fn bad_inputs_are_named() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A paired self-play run (balance's openings: two random plies, each twice, colours swapped):
+/// the swapped games have their openings' plies mirrored, so the book uses every game.
+#[test]
+fn a_paired_run_gives_the_book_every_game() {
+    let dir = tmp("paired");
+    let run = dir.join("run");
+    let o = run.to_str().unwrap();
+    ok(&[
+        "selfplay",
+        "-v",
+        "fide",
+        "--games",
+        "8",
+        "--nodes",
+        "150",
+        "--max-plies",
+        "30",
+        "-q",
+        "--paired",
+        "--openings",
+        "random:2",
+        "--out",
+        o,
+    ]);
+    let book = dir.join("p.book");
+    let out = ok(&["book", "build", "-v", "fide", "--out", book.to_str().unwrap(), "--plies", "4", o]);
+    assert!(out.contains("Games used: 8, 8 of them from the start position"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn games_from_random_openings_count_from_the_start_position() {
     let dir = tmp("random-plies");

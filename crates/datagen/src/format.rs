@@ -164,7 +164,10 @@ impl Header {
 
     fn parse(text: &str, levels: usize) -> Result<Header, String> {
         let mut h = Header { levels, ..Header::default() };
-        for (i, line) in text.lines().enumerate() {
+        // Lines end at '\n' alone, as `text` writes them: a '\r' is part of a value (`lines()`
+        // would drop one before a '\n', so a value read would not read back the same).
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        for (i, line) in body.split('\n').enumerate().filter(|_| !body.is_empty()) {
             let (k, v) = line.split_once(" = ").ok_or_else(|| format!("header line {}: '{line}'", i + 1))?;
             match k {
                 "rules_id" => v.clone_into(&mut h.rules_id),

@@ -45,7 +45,7 @@ pub use run::{
 pub use shard::Shard;
 pub use stackchess_records::{GameRecord, GamesFile, PliesFile, PlyRecord, Recovered, Version};
 pub use stats::Tally;
-pub use swap::colour_swapped;
+pub use swap::{colour_swapped, colour_swapped_line};
 
 /// Reads every record of a `games.csv` (either schema version) without changing it.
 ///

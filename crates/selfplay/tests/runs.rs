@@ -363,3 +363,45 @@ fn a_version_1_run_resumes_as_version_1() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Both games of every colour-swapped pair replay from the start: the swapped game's opening
+/// moves are its opening's, mirrored, and lead to its start (`replay` checks that they do).
+fn swapped_games_keep_their_opening<P: Position>(rules: P::Rules, plies: u32) -> (usize, usize) {
+    let dir = tmp(&format!("swapped-{}-{plies}", rules.name()));
+    let cfg = RunConfig {
+        paired: true,
+        openings: Openings::Random { plies },
+        adjudication: Adjudication { max_plies: Some(12), resign: None, draw: None },
+        ..selfplay::<P>(rules, 24, 2)
+    };
+    play::<P>(rules, &dir, &cfg, false).unwrap();
+    let g = games(&dir);
+    assert_eq!(g.len(), 24);
+    let mut with_line = 0;
+    for r in g.values() {
+        replay::<P>(rules, r).unwrap();
+        if r.index % 2 == 0 {
+            assert_eq!(r.opening_moves.split_whitespace().count(), plies as usize, "{}", r.game_id);
+        } else if !r.opening_moves.is_empty() {
+            with_line += 1;
+            let first = rules.from_lfen(&g[&(r.index - 1)].start_lfen).unwrap();
+            let board = |l: &str| l.split(' ').take(3).collect::<Vec<_>>().join(" ");
+            let turned = stackchess_selfplay::colour_swapped(&first).unwrap().to_lfen();
+            assert_eq!(board(&r.start_lfen), board(&turned), "{}: not its pair's opening turned over", r.game_id);
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+    (with_line, 12)
+}
+
+#[test]
+fn colour_swapped_games_keep_their_opening_from_the_start() {
+    // Two random plies (balance's openings): a pair of moves never answers the other, so every
+    // swapped game has its line.
+    assert_eq!(swapped_games_keep_their_opening::<Fide>(stackchess_traditional::fide_rules(), 2), (12, 12));
+    assert_eq!(swapped_games_keep_their_opening::<Malka>(stackchess_malka::rules(), 2), (12, 12));
+    // Four: most do (a recapture in a pair has none); three, none (an odd line has none).
+    let (four, of) = swapped_games_keep_their_opening::<Fide>(stackchess_traditional::fide_rules(), 4);
+    assert!(four * 2 >= of, "{four} of {of}");
+    assert_eq!(swapped_games_keep_their_opening::<Fide>(stackchess_traditional::fide_rules(), 3).0, 0);
+}

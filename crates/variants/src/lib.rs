@@ -179,18 +179,27 @@ impl Variant {
     /// As [`Variant::load_rules`], naming the key and line.
     pub fn from_text(text: &str) -> Result<Variant, RuleError> {
         let rules = RuleSet::parse(text, &|name| Variant::builtin_rules(name).map(str::to_owned))?;
-        if let Some(b) = Variant::ALL.into_iter().find(|v| v.name() == rules.name) {
-            return if b.rules_id() == rules.id() {
-                Ok(b)
-            } else {
-                Err(RuleError::new(
-                    "name",
-                    None,
-                    format!("'{}' is a built-in variant's name; choose another", rules.name),
-                ))
-            };
+        if let Some(b) = Variant::builtin_named(&rules)? {
+            return Ok(b);
         }
         loaded::install(rules, base_of(text)).map(Variant::Loaded)
+    }
+
+    /// The built-in a user's rule set is, when it takes a built-in's name: it may only with that
+    /// built-in's own rules.
+    ///
+    /// # Errors
+    /// A built-in's name for other rules (naming the key `name`).
+    pub fn builtin_named(rules: &RuleSet) -> Result<Option<Variant>, RuleError> {
+        match Variant::ALL.into_iter().find(|v| v.name() == rules.name) {
+            Some(b) if b.rules_id() == rules.id() => Ok(Some(b)),
+            Some(_) => Err(RuleError::new(
+                "name",
+                None,
+                format!("'{}' is a built-in variant's name; choose another", rules.name),
+            )),
+            None => Ok(None),
+        }
     }
 
     /// Calls `f` with this variant's position type and rules.
