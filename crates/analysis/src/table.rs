@@ -428,9 +428,9 @@ mod tests {
         // A ladder's rungs in their order, not the text's (`16000` < `4000` as text).
         let rung = |n: u32| format!("nodes={n} hash=16 features=pvs,asp eval: preset fide");
         let rungs: Vec<String> = [64000, 1000, 16000, 4000].map(rung).to_vec();
-        let n = ShortNames::new(rungs.iter().map(String::as_str));
+        let ladder = ShortNames::new(rungs.iter().map(String::as_str));
         assert_eq!(
-            [1000, 4000, 16000, 64000].map(|r| n.short(&rung(r)).to_owned()),
+            [1000, 4000, 16000, 64000].map(|r| ladder.short(&rung(r)).to_owned()),
             ["#1 nodes=1000", "#2 nodes=4000", "#3 nodes=16000", "#4 nodes=64000"]
         );
         assert_eq!(natural_order("a01", "a1"), std::cmp::Ordering::Less);

@@ -49,11 +49,28 @@ fn a_ladder_gives_a_row_per_variant_and_rung() {
         assert_eq!((s["set_a"].as_str(), s["set_b"].as_str(), s["signs"].len()), ("fide", "malka", 2), "{s:?}");
         assert!(["yes", "no"].contains(&s["keeps_sign"].as_str()));
     }
-    // The second game of each pair starts from the first one's opening with its colours swapped.
+    // The second game of each pair starts from the first one's opening with its colours swapped:
+    // the board turned over (ranks in reverse order, colours exchanged), the same side to move.
     let games = std::fs::read_to_string(dir.join("30-nodes").join("fide").join("games.csv")).unwrap();
-    let starts: Vec<&str> = games.lines().skip(1).map(|l| l.split(',').nth(8).unwrap()).collect();
+    // Rows in the order games finished: by game id (the run key, then the index, zero-padded).
+    let mut rows: Vec<&str> = games.lines().skip(1).collect();
+    rows.sort_unstable();
+    let starts: Vec<&str> = rows.iter().map(|l| l.split(',').nth(8).unwrap()).collect();
     assert_eq!(starts.len(), 6);
-    assert!(starts[0] != starts[1] && starts[2] != starts[3], "{starts:?}");
+    let board = |fen: &str| fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
+    let turned = |fen: &str| {
+        let (placement, turn) = fen.split_once(' ').unwrap();
+        let swapcase = |r: &str| {
+            r.chars()
+                .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+                .collect::<String>()
+        };
+        let ranks: Vec<String> = placement.split('/').rev().map(swapcase).collect();
+        format!("{} {}", ranks.join("/"), turn.split(' ').next().unwrap())
+    };
+    for k in 0..3 {
+        assert_eq!(board(starts[2 * k + 1]), turned(starts[2 * k]), "pair {k}: {starts:?}");
+    }
     let report = std::fs::read_to_string(dir.join("report.html")).unwrap();
     // The ladder section: a band per variant in each of its three charts (other sections of the
     // report draw bands of their own).

@@ -544,17 +544,16 @@ fn play_index<P: Position>(
         // The swapped opening's line from the start, where it has one (an even line whose pairs
         // do not answer each other): its end is the game's start. Otherwise the swapped position
         // is the start, with no opening moves.
-        match opening.moves.as_deref().and_then(|m| crate::swap::colour_swapped_line(&opening.position, m)) {
-            Some((line, end)) => {
-                opening.position = end;
-                opening.moves = Some(line);
-            }
-            None => {
-                opening.position = crate::swap::colour_swapped(&opening.position).ok_or_else(|| {
-                    Error::Openings(format!("opening {pair}: its colours cannot be swapped (the side to move is in check, or the rules are not symmetric)"))
-                })?;
-                opening.moves = None;
-            }
+        if let Some((line, end)) =
+            opening.moves.as_deref().and_then(|m| crate::swap::colour_swapped_line(&opening.position, m))
+        {
+            opening.position = end;
+            opening.moves = Some(line);
+        } else {
+            opening.position = crate::swap::colour_swapped(&opening.position).ok_or_else(|| {
+                Error::Openings(format!("opening {pair}: its colours cannot be swapped (the side to move is in check, or the rules are not symmetric)"))
+            })?;
+            opening.moves = None;
         }
     }
     let seats = cfg.seats(index);

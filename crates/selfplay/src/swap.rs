@@ -50,11 +50,11 @@ pub fn colour_swapped<P: Position>(pos: &P) -> Option<P> {
 
 /// The colour swap of `pos`, which `moves` reach from the start, reached by a line from the start
 /// (`None` when there is none of this form): each of the line's pairs of moves, White's and
-/// Black's, becomes Black's mirrored (now White's) then White's mirrored, so 1. e4 Nf6 becomes
-/// 1. Nf3 e5. The end of the line has the swapped placement, side to move and castling, with its
-/// own clocks and en passant (its real history). A line of odd length has no such line (the side
-/// to move would have made one move more than its mirror), nor one where a move answers the other
-/// of its pair (a recapture, say: in the swapped order it would come first).
+/// Black's, becomes Black's mirrored (now White's) then White's mirrored, so `1. e4 Nf6`
+/// becomes `1. Nf3 e5`. The end of the line has the swapped placement, side to move and
+/// castling, with its own clocks and en passant (its real history). A line of odd length has no
+/// such line (the side to move would have made one move more than its mirror), nor one where a
+/// move answers the other of its pair (a recapture, say: in the swapped order it comes first).
 #[must_use]
 pub fn colour_swapped_line<P: Position>(pos: &P, moves: &[Move]) -> Option<(Vec<Move>, P)> {
     if moves.len() % 2 == 1 {
