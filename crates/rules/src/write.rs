@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 /// canonical form the id hashes).
 pub(crate) fn to_toml(r: &RuleSet, names: bool) -> String {
     let mut s = String::new();
-    let q = |t: &str| format!("\"{}\"", t.replace('\\', "\\\\").replace('"', "\\\""));
+    let q = basic_string;
     let list = |v: &[String]| format!("[{}]", v.iter().map(|x| q(x)).collect::<Vec<_>>().join(", "));
     if names {
         let _ = writeln!(s, "name = {}", q(&r.name));
@@ -84,4 +84,26 @@ pub(crate) fn id(r: &RuleSet) -> String {
         let _ = write!(s, "{b:02x}");
         s
     })
+}
+
+/// `t` as a TOML basic string: quotes and backslashes escaped, and every control character
+/// (which a basic string may not hold raw) as its escape, so the text reads back as `t`.
+fn basic_string(t: &str) -> String {
+    let mut out = String::with_capacity(t.len() + 2);
+    out.push('"');
+    for c in t.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }

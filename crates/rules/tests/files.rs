@@ -23,6 +23,18 @@ fn parse(text: &str) -> Result<RuleSet, String> {
     RuleSet::parse(text, &builtin).map_err(|e| e.to_string())
 }
 
+/// A description with escapes of control characters (TOML's `\e`, `\u0007`, a tab; found by the
+/// `rule_file` fuzz target: they were written back raw, which TOML refuses) writes back as text
+/// that reads as the same rules, with the same description and id.
+#[test]
+fn a_description_with_control_characters_writes_back_readable() {
+    let text = "base = \"fide\"\nname = \"ctl\"\ndescription = \"a\\eb\\u0007c\\td\\\"e\\\\f\"\n";
+    let r = parse(text).unwrap();
+    assert_eq!(r.description, "a\u{1b}b\u{7}c\td\"e\\f");
+    let again = parse(&r.to_toml()).unwrap_or_else(|e| panic!("{e}\n{}", r.to_toml()));
+    assert_eq!((again.description.as_str(), again.id()), (r.description.as_str(), r.id()));
+}
+
 #[test]
 fn every_rule_file_round_trips() {
     let mut ids = std::collections::HashMap::new();
