@@ -10,7 +10,9 @@
 //!    or cargo-fuzz this step says so and is skipped.
 //!
 //! `--seed` writes the generated seeds (`stackchess_checks::seeds`) into the corpus folders
-//! first; `--only a,b` limits step 2 to those targets.
+//! first; `--only a,b` limits step 2 to those targets; `--fuzz-seed N` gives libFuzzer a fixed
+//! seed, so a run repeats the same mutations (CI: a fault there is a regression, not a new find
+//! of a random search, which would fail a change that touched nothing near it).
 
 use anyhow::{bail, Context, Result};
 use stackchess_checks::rules::{random_rule_sets, Tally};
@@ -31,10 +33,12 @@ struct Options {
     rule_sets: u64,
     seed: bool,
     only: Option<Vec<String>>,
+    /// libFuzzer's `-seed`: the same sequence of mutations every run (CI), instead of a new one.
+    fuzz_seed: Option<u64>,
 }
 
 fn options(args: &[String]) -> Result<Options> {
-    let mut o = Options { seconds: 60, rule_sets: 10_000, seed: false, only: None };
+    let mut o = Options { seconds: 60, rule_sets: 10_000, seed: false, only: None, fuzz_seed: None };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |what: &str| it.next().with_context(|| format!("{a} needs {what}")).cloned();
@@ -43,7 +47,10 @@ fn options(args: &[String]) -> Result<Options> {
             "--rule-sets" => o.rule_sets = value("a count")?.parse().context("--rule-sets")?,
             "--only" => o.only = Some(value("target names")?.split(',').map(str::to_owned).collect()),
             "--seed" => o.seed = true,
-            _ => bail!("cargo xtask fuzz [--seconds S] [--rule-sets N] [--only T1,T2] [--seed]: unknown {a}"),
+            "--fuzz-seed" => o.fuzz_seed = Some(value("a number")?.parse().context("--fuzz-seed")?),
+            _ => bail!(
+                "cargo xtask fuzz [--seconds S] [--rule-sets N] [--only T1,T2] [--seed] [--fuzz-seed N]: unknown {a}"
+            ),
         }
     }
     Ok(o)
@@ -179,8 +186,10 @@ fn coverage_guided(root: &Path, o: &Options) -> Result<()> {
     // Two targets at a time (libFuzzer uses one core per process).
     for pair in chosen.chunks(2) {
         let ran: Vec<Result<Ran>> = std::thread::scope(|s| {
-            let jobs: Vec<_> =
-                pair.iter().map(|t| s.spawn(|| run_target(&fuzz, &bin.join(t.name), t.name, o.seconds))).collect();
+            let jobs: Vec<_> = pair
+                .iter()
+                .map(|t| s.spawn(|| run_target(&fuzz, &bin.join(t.name), t.name, o.seconds, o.fuzz_seed)))
+                .collect();
             jobs.into_iter().map(|j| j.join().unwrap_or_else(|_| bail!("a fuzz thread panicked"))).collect()
         });
         for (target, r) in pair.iter().zip(ran) {
@@ -214,7 +223,7 @@ struct Ran {
     failure: Option<String>,
 }
 
-fn run_target(fuzz: &Path, bin: &Path, name: &str, seconds: u64) -> Result<Ran> {
+fn run_target(fuzz: &Path, bin: &Path, name: &str, seconds: u64, seed: Option<u64>) -> Result<Ran> {
     let work = fuzz.join("work").join(name);
     let artifacts = fuzz.join("artifacts").join(name);
     std::fs::create_dir_all(&work)?;
@@ -228,6 +237,7 @@ fn run_target(fuzz: &Path, bin: &Path, name: &str, seconds: u64) -> Result<Ran> 
         left -= s;
         let out = Command::new(bin)
             .arg(format!("-max_total_time={s}"))
+            .args(seed.map(|n| format!("-seed={n}")))
             .arg(format!("-artifact_prefix={}/", artifacts.display()))
             .args(["-timeout=20", "-rss_limit_mb=4096", "-print_final_stats=1"])
             .arg(&work)
