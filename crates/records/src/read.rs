@@ -45,7 +45,8 @@ pub(crate) fn scan<H, T: DeserializeOwned>(
     table: &Table<H, T>,
     mut each: impl FnMut(u64, u64, T) -> Result<(), Error>,
 ) -> Result<(Option<H>, u64), Error> {
-    let newline_at_end = ends_with_newline(path, file, len)?;
+    let last_byte = last_byte(path, file, len)?;
+    let newline_at_end = last_byte == Some(b'\n');
     file.seek(SeekFrom::Start(0)).map_err(|e| Error::io(path, e))?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -64,7 +65,9 @@ pub(crate) fn scan<H, T: DeserializeOwned>(
         return if tail == Tail::Tolerant { Ok((None, 0)) } else { Err(empty) };
     }
     let header_end = reader.position().byte();
-    if header_end >= len && !newline_at_end {
+    // A header is whole when a line terminator follows it: '\n', or a '\r' the csv reader takes
+    // as one (a journal repaired down to such a header must read back as a header).
+    if header_end >= len && !matches!(last_byte, Some(b'\n' | b'\r')) {
         return if tail == Tail::Tolerant { Ok((None, 0)) } else { Err(empty) };
     }
     let names: Vec<String> = row.iter().map(|s| s.trim().trim_start_matches('\u{feff}').to_owned()).collect();
@@ -134,10 +137,11 @@ fn field_error(e: &csv::Error, header: &csv::StringRecord, row: &csv::StringReco
     }
 }
 
-fn ends_with_newline(path: &Path, file: &mut File, len: u64) -> Result<bool, Error> {
+/// The file's last byte (`None` for an empty file), leaving the position where it was.
+fn last_byte(path: &Path, file: &mut File, len: u64) -> Result<Option<u8>, Error> {
     use std::io::Read;
     if len == 0 {
-        return Ok(false);
+        return Ok(None);
     }
     let io = |e| Error::io(path, e);
     let here = file.stream_position().map_err(io)?;
@@ -145,7 +149,7 @@ fn ends_with_newline(path: &Path, file: &mut File, len: u64) -> Result<bool, Err
     let mut b = [0u8];
     file.read_exact(&mut b).map_err(io)?;
     file.seek(SeekFrom::Start(here)).map_err(io)?;
-    Ok(b[0] == b'\n')
+    Ok(Some(b[0]))
 }
 
 pub(crate) const GAMES_TABLE: Table<Version, GameRecord> = Table {
@@ -421,6 +425,25 @@ mod tests {
         assert_eq!(read_games(&g).unwrap().records.len(), 2);
         std::fs::write(&g, "").unwrap();
         assert!(read_games(&g).unwrap_err().to_string().contains("empty file"));
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    /// A fuzz find (fuzz/corpus/games_csv/crash-eb0706dc): a header ended by '\r' and a cut line
+    /// with no '\n' anywhere. The journal kept the header and its '\r', which the strict reader
+    /// then called an empty file.
+    #[test]
+    fn a_journal_repaired_down_to_a_header_ended_by_a_carriage_return_reads_back() {
+        let d = scratch("cr-header");
+        let g = d.join("games.csv");
+        let header = crate::columns::header_line(Version::CURRENT.columns());
+        std::fs::write(&g, format!("{}\rgame_id,run_key,varia", header.trim_end())).unwrap();
+        let (mut file, recovered) = GamesFile::open(&g, |_| Ok(())).unwrap();
+        assert_eq!(recovered.records, 0);
+        assert!(recovered.truncated_bytes > 0, "the cut line is cut off");
+        assert!(read_games(&g).unwrap().records.is_empty(), "a header alone is a file with no games");
+        file.append(&game(0)).unwrap();
+        drop(file);
+        assert_eq!(read_games(&g).unwrap().records, vec![game(0)]);
         std::fs::remove_dir_all(d).unwrap();
     }
 }
