@@ -1,13 +1,34 @@
-//! Properties over random play from the start, and the fast generator against the slow,
-//! literal one of `common` on many positions.
+//! Properties over random play from the start, and the fast generator against the slow
+//! reference generator (`crates/reference`, written from the rules alone) on many positions.
 
-mod common;
-
-use common::{fast_moves, Mailbox};
 use proptest::prelude::*;
 use stackchess_air_attack::AirAttack;
 use stackchess_core::Rules as _;
-use stackchess_core::{Color, Piece, Position, Role, SplitMix64};
+use stackchess_core::{Color, Move, Position, SplitMix64};
+use stackchess_reference::Reference;
+use std::sync::OnceLock;
+
+/// The reference generator of Air Attack.
+fn reference() -> &'static Reference {
+    static R: OnceLock<Reference> = OnceLock::new();
+    R.get_or_init(|| Reference::builtin("air-attack").expect("the reference reads Air Attack"))
+}
+
+/// Level-prefixed coordinate text, as the reference writes moves.
+fn text(m: Move) -> String {
+    let mut s = format!("{}{}", m.from(), m.to());
+    if let Some(r) = m.promotion() {
+        s.push(r.lower());
+    }
+    s
+}
+
+/// The fast generator's legal moves of `p`, as the reference writes them, sorted.
+fn fast_moves(p: &AirAttack) -> Vec<String> {
+    let mut v: Vec<String> = p.moves().iter().map(|&m| text(m)).collect();
+    v.sort();
+    v
+}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
@@ -50,20 +71,11 @@ fn compare_from(start: &AirAttack, games: u64, plies: usize, seed: u64) -> usize
         let mut rng = SplitMix64::for_item(seed, g);
         let mut p = *start;
         for _ in 0..plies {
-            let mut fast = fast_moves(&p);
-            let mut slow = Mailbox::from(&p).legal();
-            fast.sort_unstable();
-            slow.sort_unstable();
-            assert_eq!(fast, slow, "move sets differ in {}", p.to_lfen());
-            let us = p.turn();
-            let mb = Mailbox::from(&p);
-            let mut king = None;
-            p.for_each_piece(|c, pc| {
-                if pc == (Piece { color: us, role: Role::King }) {
-                    king = Some((c.file() as i32, c.rank() as i32, c.level() as i32));
-                }
-            });
-            assert_eq!(p.is_check(), mb.attacked(king.expect("king"), us.other()), "check in {}", p.to_lfen());
+            let lfen = p.to_lfen();
+            let slow = reference().legal_moves(&lfen).expect("the reference reads our LFEN");
+            assert_eq!(fast_moves(&p), slow, "move sets differ in {lfen}");
+            let check = reference().in_check(&lfen).expect("the reference reads our LFEN");
+            assert_eq!(p.is_check(), check, "check in {lfen}");
             checked += 1;
             let moves = p.moves();
             if moves.is_empty() {
@@ -119,22 +131,9 @@ fn black_to_move_start_is_the_mirror() {
     assert_eq!(black, 99, "Black's start moves: the knight on 2a3 blocks nothing of Black's");
 }
 
-/// Perft by the slow generator: the board after each legal move, recursively.
+/// Perft by the reference generator.
 fn slow_perft(p: &AirAttack, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if depth == 1 {
-        return Mailbox::from(p).legal().len() as u64;
-    }
-    p.moves()
-        .iter()
-        .map(|&m| {
-            let mut next = *p;
-            next.play_unchecked(m);
-            slow_perft(&next, depth - 1)
-        })
-        .sum()
+    reference().perft(&p.to_lfen(), depth).expect("the reference reads our LFEN")
 }
 
 #[test]

@@ -13,6 +13,7 @@ pub mod ladder;
 pub mod load;
 pub mod openings;
 pub mod pieces;
+pub mod plan;
 pub mod plies;
 pub mod report;
 pub mod stats;

@@ -1,10 +1,14 @@
 //! `stackchess`: the command-line tool. Thin glue: parse flags, pick the variant, call the libraries.
 
+mod analysis_flags;
 mod cmd;
 mod common;
 mod engine_spec;
 mod interrupt;
+mod openings_flags;
 mod progress;
+mod run_flags;
+mod run_records;
 mod shard;
 mod tuned;
 

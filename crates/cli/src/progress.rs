@@ -66,6 +66,15 @@ impl Progress {
         }
     }
 
+    /// Prints `line` on stderr (above the bar on a terminal), quiet or not: what a command
+    /// reports on purpose (a rating line) is not progress.
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(b) => b.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+
     /// Clears the bar.
     pub fn finish(&self) {
         if let Some(b) = &self.bar {

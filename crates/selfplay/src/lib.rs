@@ -14,6 +14,7 @@ pub mod external;
 pub mod game;
 pub mod manifest;
 pub mod merge;
+pub mod monitor;
 pub mod openings;
 pub mod pgn;
 pub mod pgn_read;
@@ -25,6 +26,7 @@ pub mod spec;
 pub mod sprt_log;
 pub mod stats;
 pub mod swap;
+pub mod tournament;
 
 /// The record formats (re-exported: selfplay writes through them).
 pub use stackchess_records as records;
@@ -36,6 +38,7 @@ pub use external::ExternalSpec;
 pub use game::EngineSpec;
 pub use manifest::{Manifest, RunSettings};
 pub use merge::{merge, Merged};
+pub use monitor::Monitor;
 pub use openings::{Opening, Openings};
 pub use player::{Failure, Player};
 pub use replay::replay;

@@ -9,21 +9,21 @@
 //! batches (resuming the directories) until every White-score interval is within ±X or
 //! `--max-games` is reached. `--tune` plays each rule set with its own tuned evaluation.
 
-use crate::cmd::stats::{notes, warn_skipped, AnalysisArgs, OutputArgs};
+use crate::analysis_flags::{notes, warn_skipped, AnalysisArgs, OutputArgs};
 use crate::common::{EngineArgs, Evaluation};
+use crate::openings_flags::{OpeningFileArgs, OpeningsOrder};
 use crate::tuned::TuneArgs;
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use stackchess_analysis::ladder::insert_section;
+use stackchess_analysis::plan::{Growth, Plan, Precision};
 use stackchess_analysis::{
-    analyse, compare_sets, comparisons_table, load, render, write_all, GameLink, Ladder, Options, Table,
+    analyse, compare_sets, comparisons_table, load, render, write_all, GameLink, Options, Table,
 };
 use stackchess_core::{Position, Rules};
 use stackchess_search::Limits;
 use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, ResignRule, RunConfig, RunEnd, Shard};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use stackchess_view::{telling_games, GameSummary};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -79,8 +79,8 @@ pub struct Args {
     #[arg(long, value_name = "K")]
     pub pgn_plies: Option<u32>,
     /// Openings from a file in the file's order, or shuffled by the seed.
-    #[arg(long, value_enum, default_value_t = crate::cmd::book::OpeningsOrder::Sequential)]
-    pub openings_order: crate::cmd::book::OpeningsOrder,
+    #[arg(long, value_enum, default_value_t = OpeningsOrder::Sequential)]
+    pub openings_order: OpeningsOrder,
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
@@ -103,30 +103,24 @@ pub struct Args {
     pub tune: TuneArgs,
 }
 
-/// A progress bar per batch (hidden when quiet or not on a terminal).
-struct Bar(ProgressBar);
-
-impl Bar {
-    fn new(quiet: bool, label: &str) -> Bar {
-        if quiet || !std::io::stderr().is_terminal() {
-            return Bar(ProgressBar::hidden());
-        }
-        let bar = ProgressBar::new(0);
-        let template =
-            format!("{label:>18} [{{elapsed_precise}}] {{bar:30.cyan/blue}} {{pos}}/{{len}} games (ETA {{eta}})");
-        bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
-        bar.enable_steady_tick(Duration::from_millis(500));
-        Bar(bar)
-    }
+/// The progress of one batch (`crate::progress`: a bar, or time-stamped lines in a log).
+struct Bar {
+    label: String,
+    quiet: bool,
+    shown: Option<crate::progress::Progress>,
 }
 
 impl Progress for Bar {
     fn begin(&mut self, total: u64, done: u64) {
-        self.0.set_length(total);
-        self.0.set_position(done);
+        let mut p = crate::progress::Progress::new(total, done, &self.label, self.quiet);
+        p.message("", true);
+        self.shown = Some(p);
     }
     fn finished(&mut self, _record: &GameRecord) -> bool {
-        self.0.inc(1);
+        if let Some(p) = &mut self.shown {
+            p.inc(1);
+            p.message("", false);
+        }
         true
     }
 }
@@ -159,12 +153,12 @@ impl WithPosition for Batch<'_> {
             seed: a.seed,
             games: self.games,
             threads: a.threads,
-            openings: crate::cmd::book::openings_with::<P>(
+            openings: crate::openings_flags::openings_with::<P>(
                 rules,
                 &a.openings,
                 a.seed,
                 openings,
-                &crate::cmd::book::OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order },
+                &OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order },
             )?,
             opening_filter: None,
             paired,
@@ -182,14 +176,19 @@ impl WithPosition for Batch<'_> {
             },
         };
         let resume = self.dir.join("manifest.json").exists();
-        let label =
-            if a.ladder.is_empty() { self.variant.to_string() } else { format!("{} @{}", self.variant, self.nodes) };
-        let mut bar = Bar::new(a.quiet, &label);
+        let label = if a.ladder.is_empty() {
+            format!("{} games", self.variant)
+        } else {
+            format!("{} games @{} nodes", self.variant, self.nodes)
+        };
+        let mut bar = Bar { label, quiet: a.quiet, shown: None };
         // SIGINT, SIGTERM and SIGHUP stop the self-play cleanly; later they end the command at once.
         let run = crate::interrupt::run()?;
         let summary = stackchess_selfplay::run::<P>(rules, self.dir, &cfg, resume, &crate::interrupt::STOP, &mut bar);
         drop(run);
-        bar.0.finish_and_clear();
+        if let Some(p) = &bar.shown {
+            p.finish();
+        }
         let summary = summary.with_context(|| {
             format!("self-play of {} in {} (remove the directory to start it afresh)", self.variant, self.dir.display())
         })?;
@@ -209,9 +208,9 @@ impl WithPosition for Batch<'_> {
 /// to the games worth a look in each variant.
 fn games_page(dirs: &[String], report: &Path) -> Result<Vec<GameLink>> {
     let inputs: Vec<PathBuf> = dirs.iter().map(PathBuf::from).collect();
-    let (records, _) = crate::cmd::view::read_all(&inputs)?;
+    let (records, _) = crate::run_records::read_all(&inputs)?;
     let (mut games, mut skipped) = (Vec::new(), Vec::new());
-    for g in crate::cmd::view::replay_all(&records)? {
+    for g in crate::run_records::replay_all(&records)? {
         match g {
             Ok(g) => games.push(g),
             Err(e) => skipped.push(e),
@@ -250,35 +249,6 @@ fn games_page(dirs: &[String], report: &Path) -> Result<Vec<GameLink>> {
         .collect())
 }
 
-/// One variant at one strength: its directory and the games it is to have.
-struct Slot {
-    variant: usize,
-    nodes: u64,
-    dir: PathBuf,
-    games: u64,
-}
-
-/// The ladder of the slots' games (a single rung without `--ladder`).
-fn ladder_of(slots: &[Slot], variants: &[Variant]) -> Result<Ladder> {
-    let mut rungs: Vec<stackchess_analysis::ladder::Rung> = Vec::new();
-    for s in slots {
-        let rows = load(&[s.dir.display().to_string()])?.rows()?;
-        let name = variants[s.variant].to_string();
-        match rungs.iter_mut().find(|r| r.0 == s.nodes) {
-            Some(r) => r.1.push((name, rows)),
-            None => rungs.push((s.nodes, vec![(name, rows)])),
-        }
-    }
-    Ok(Ladder::new(&rungs))
-}
-
-/// The fewest games whose White-score interval `--precision x` trusts: those at which a per-game
-/// standard deviation of 0.25 (a game score with three draws in four) gives ±x. A short run of
-/// identical results has an interval of zero width; it says little, and must not stop the batches.
-fn min_games(x: f64) -> u64 {
-    (stackchess_analysis::stats::Z95 * 0.25 / x).powi(2).ceil() as u64
-}
-
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
     if a.variants.is_empty() {
@@ -310,19 +280,11 @@ pub fn run(a: &Args) -> Result<()> {
         }
     };
     let rungs = if a.ladder.is_empty() { vec![a.nodes] } else { a.ladder.clone() };
-    let mut slots = Vec::new();
-    for &nodes in &rungs {
-        for (i, v) in variants.iter().enumerate() {
-            let dir = if a.ladder.is_empty() {
-                a.dir.join(name(v))
-            } else {
-                a.dir.join(format!("{nodes}-nodes")).join(name(v))
-            };
-            slots.push(Slot { variant: i, nodes, dir, games: a.games });
-        }
-    }
+    let names: Vec<String> = variants.iter().map(ToString::to_string).collect();
+    let dir_names: Vec<String> = variants.iter().map(name).collect();
+    let mut plan = Plan::new(&a.dir, &names, &dir_names, &rungs, !a.ladder.is_empty(), a.games);
     let played = loop {
-        for s in &slots {
+        for s in &plan.slots {
             std::fs::create_dir_all(&s.dir).with_context(|| format!("creating {}", s.dir.display()))?;
             let t = Instant::now();
             let v = variants[s.variant];
@@ -352,28 +314,14 @@ pub fn run(a: &Args) -> Result<()> {
             return Ok(());
         }
         let Some(x) = a.precision else { break started.elapsed() };
-        let ladder = ladder_of(&slots, &variants)?;
-        let mut more = false;
-        for s in &mut slots {
-            let name = variants[s.variant].to_string();
-            let wide = ladder.cells.iter().any(|c| {
-                c.variant == name && c.nodes == s.nodes && (c.score_half_width() > x || c.games < min_games(x))
-            });
-            if wide && s.games < a.max_games {
-                s.games = (s.games + a.games).min(a.max_games);
-                s.games += u64::from(paired && s.games % 2 == 1);
-                more = true;
-            }
-        }
-        if !more {
-            let w = ladder.widest_score_half_width();
-            let enough = ladder.cells.iter().all(|c| c.games >= min_games(x));
-            let verdict = if w <= x && enough { "within" } else { "not yet within (--max-games reached)" };
-            eprintln!("every White-score interval {verdict} ±{x} (widest ±{w:.4})");
+        let target = Precision { half_width: x, step: a.games, max_games: a.max_games, paired };
+        if let Growth::Done { within, widest } = plan.grow(&plan.ladder()?, &target) {
+            let verdict = if within { "within" } else { "not yet within (--max-games reached)" };
+            eprintln!("every White-score interval {verdict} ±{x} (widest ±{widest:.4})");
             break started.elapsed();
         }
     };
-    let dirs: Vec<String> = slots.iter().map(|s| s.dir.display().to_string()).collect();
+    let dirs = plan.dirs();
     let opts = a.analysis.options()?;
     let all = load(&dirs)?;
     let mut analysis = analyse(&all, &opts)?;
@@ -393,7 +341,7 @@ pub fn run(a: &Args) -> Result<()> {
         }
         None
     } else {
-        let ladder = ladder_of(&slots, &variants)?;
+        let ladder = plan.ladder()?;
         let tables = ladder.tables()?;
         shown.extend(tables.iter().cloned());
         analysis.tables.extend(tables);

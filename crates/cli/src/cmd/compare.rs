@@ -1,6 +1,6 @@
 //! `stackchess compare`: two sets of runs (two variants, or two settings) side by side.
 
-use crate::cmd::stats::{load_inputs, notes, warn_skipped, AnalysisArgs, OutputArgs};
+use crate::analysis_flags::{load_inputs, notes, warn_skipped, AnalysisArgs, OutputArgs};
 use anyhow::Result;
 use stackchess_analysis::compare_sets;
 

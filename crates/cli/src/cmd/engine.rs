@@ -199,7 +199,7 @@ impl<P: Position> Session for Sess<P> {
     }
 
     fn show(&self) -> String {
-        super::show::draw(self.game.position())
+        stackchess_core::diagram(self.game.position())
     }
 
     fn eval(&self) -> i32 {

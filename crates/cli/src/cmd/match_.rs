@@ -7,12 +7,13 @@
 //! shared limits: `--engine-a "--param tempo=20"`, `--engine-b "--plain --nodes 2000"`.
 //! Empty (the default) is the full engine with the shared limits.
 
-use crate::cmd::selfplay::{estimate, execute, limits_or_default, print_run, unfinished, LimitArgs, RunArgs, Ui};
 use crate::common::{EngineArgs, Evaluation};
+use crate::run_flags::{execute, limits_or_default, print_run, unfinished, LimitArgs, RunArgs, Ui};
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use stackchess_core::{Position, Rules};
 use stackchess_search::Limits;
+use stackchess_selfplay::monitor::estimate;
 use stackchess_selfplay::stats::{Sprt, SprtDecision, SprtModel};
 use stackchess_selfplay::{EngineSpec, TimeControl};
 use stackchess_variants::WithPosition;
@@ -135,12 +136,14 @@ impl WithPosition for Run<'_> {
         let sprt = a.sprt.as_deref().map(|s| parse_sprt(s, a.sprt_model)).transpose()?;
         let mut cfg = a.run.config::<P>(rules, engines, "stackchess match")?;
         cfg.timing.stall = stall;
-        let mut ui = Ui::new(a.run.quiet, cfg.paired, true, sprt).reporting(a.rating_interval, &a.run.out);
         // The tally counts the first engine by the name its records carry.
-        ui.tally = stackchess_selfplay::Tally::of(cfg.paired, &cfg.engines[0].label);
+        let monitor = stackchess_selfplay::Monitor::new(cfg.paired, sprt)
+            .counting(&cfg.engines[0].label)
+            .reporting(a.rating_interval, &a.run.out);
+        let mut ui = Ui::new(a.run.quiet, true, monitor);
         let summary = execute::<P>(rules, &a.run, &cfg, &mut ui)?;
         print_run(&a.run, &summary, &ui);
-        let t = &ui.tally;
+        let t = &ui.monitor.tally;
         let f = &t.first;
         if let Some(e) = estimate(t) {
             let (first, second) = (&cfg.engines[0].label, &cfg.engines[1].label);
@@ -157,8 +160,8 @@ impl WithPosition for Run<'_> {
         if cfg.paired {
             println!("Ptnml(0-2): {} ({} complete pairs)", t.penta, t.penta.pairs());
         }
-        if let (Some(s), Some(llr)) = (sprt, ui.llr()) {
-            let verdict = match ui.decision {
+        if let (Some(s), Some(llr)) = (sprt, ui.monitor.llr()) {
+            let verdict = match ui.monitor.decision {
                 SprtDecision::H0 => "H0 was accepted",
                 SprtDecision::H1 => "H1 was accepted",
                 SprtDecision::Continue => "no decision yet",

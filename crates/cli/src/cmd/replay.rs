@@ -1,6 +1,6 @@
 //! `stackchess replay`: one recorded game's position at a ply, drawn in the terminal like `show`.
 
-use crate::cmd::view::{load_rules, read_all, variant_of, Record};
+use crate::run_records::{load_rules, read_all, variant_of, Record};
 use anyhow::{anyhow, bail, Result};
 use stackchess_core::{parse_coord, san, Position, Rules};
 use stackchess_variants::WithPosition;
@@ -71,7 +71,7 @@ impl WithPosition for Run<'_> {
             None => {}
         }
         writeln!(out, "\n")?;
-        write!(out, "{}", crate::cmd::show::draw(&pos))?;
+        write!(out, "{}", stackchess_core::diagram(&pos))?;
         Ok(())
     }
 }

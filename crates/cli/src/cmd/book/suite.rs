@@ -61,7 +61,7 @@ impl WithPosition for Suite<'_> {
             None => format!("random:{}", a.plies),
         };
         let budget = a.count * TRIES_PER_POSITION;
-        let openings = crate::cmd::book::openings::<P>(rules, &spec, a.seed, budget as u64)?;
+        let openings = crate::openings_flags::openings::<P>(rules, &spec, a.seed, budget as u64)?;
         let config = a.engine.config(rules.name())?;
         let bar = if a.quiet { ProgressBar::hidden() } else { ProgressBar::new(a.count as u64) };
         bar.set_style(

@@ -1,0 +1,215 @@
+//! The plan of a balance study: one batch of games per variant and strength (a slot, in its own
+//! directory), and, with a precision target, how the batches grow until every White-score
+//! interval is narrow enough. The caller plays the slots; the plan says what to play next.
+
+use crate::ladder::{Ladder, Rung};
+use crate::load::load;
+use crate::Result;
+use std::path::{Path, PathBuf};
+
+/// One variant at one strength: its directory and the games it is to have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The variant's index in the plan's variants.
+    pub variant: usize,
+    /// Nodes a move.
+    pub nodes: u64,
+    /// The batch's run directory.
+    pub dir: PathBuf,
+    /// Games the batch is to have.
+    pub games: u64,
+}
+
+/// The slots of a study, strength by strength.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The variants' names, as their records carry them.
+    pub variants: Vec<String>,
+    /// Every variant at every strength, rung by rung.
+    pub slots: Vec<Slot>,
+}
+
+/// A precision target: batches grow by `step` games (up to `max_games`) while a White-score
+/// interval is wider than ±`half_width`.
+#[derive(Clone, Copy, Debug)]
+pub struct Precision {
+    /// The widest interval half-width accepted.
+    pub half_width: f64,
+    /// Games added to a batch that is not yet precise enough.
+    pub step: u64,
+    /// No batch grows beyond this.
+    pub max_games: u64,
+    /// Paired openings: batches stay even.
+    pub paired: bool,
+}
+
+/// What [`Plan::grow`] decided.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Growth {
+    /// Some batches have more games to play.
+    More,
+    /// Nothing grows: every interval is within the target (`within`), or the batches that are
+    /// not have reached the maximum; `widest` is the widest half-width.
+    Done {
+        /// Every interval is within the target with enough games behind it.
+        within: bool,
+        /// The widest White-score half-width.
+        widest: f64,
+    },
+}
+
+impl Plan {
+    /// A plan of `games` per variant at each of `rungs`. `dir_names` name each variant's
+    /// directory (a shard's batches sit beside the merged ones); with `ladder` each rung's
+    /// batches are in `DIR/<nodes>-nodes/`, else (one rung) directly in `dir`.
+    #[must_use]
+    pub fn new(dir: &Path, variants: &[String], dir_names: &[String], rungs: &[u64], ladder: bool, games: u64) -> Plan {
+        let mut slots = Vec::new();
+        for &nodes in rungs {
+            for (variant, name) in dir_names.iter().enumerate() {
+                let dir = if ladder { dir.join(format!("{nodes}-nodes")).join(name) } else { dir.join(name) };
+                slots.push(Slot { variant, nodes, dir, games });
+            }
+        }
+        Plan { variants: variants.to_vec(), slots }
+    }
+
+    /// The slots' directories, in order.
+    #[must_use]
+    pub fn dirs(&self) -> Vec<String> {
+        self.slots.iter().map(|s| s.dir.display().to_string()).collect()
+    }
+
+    /// The ladder of the games recorded so far (a single rung for a one-strength plan).
+    ///
+    /// # Errors
+    /// A slot's records unreadable.
+    pub fn ladder(&self) -> Result<Ladder> {
+        let mut rungs: Vec<Rung> = Vec::new();
+        for s in &self.slots {
+            let rows = load(&[s.dir.display().to_string()])?.rows()?;
+            let name = self.variants[s.variant].clone();
+            match rungs.iter_mut().find(|r| r.0 == s.nodes) {
+                Some(r) => r.1.push((name, rows)),
+                None => rungs.push((s.nodes, vec![(name, rows)])),
+            }
+        }
+        Ok(Ladder::new(&rungs))
+    }
+
+    /// Grows every batch whose White-score interval in `ladder` is wider than the target (or
+    /// that has fewer games than [`min_games`] trusts) by `step` games, up to the maximum.
+    pub fn grow(&mut self, ladder: &Ladder, p: &Precision) -> Growth {
+        let x = p.half_width;
+        let mut more = false;
+        for s in &mut self.slots {
+            let name = &self.variants[s.variant];
+            let wide = ladder.cells.iter().any(|c| {
+                &c.variant == name && c.nodes == s.nodes && (c.score_half_width() > x || c.games < min_games(x))
+            });
+            if wide && s.games < p.max_games {
+                s.games = (s.games + p.step).min(p.max_games);
+                s.games += u64::from(p.paired && s.games % 2 == 1);
+                more = true;
+            }
+        }
+        if more {
+            return Growth::More;
+        }
+        let widest = ladder.widest_score_half_width();
+        let enough = ladder.cells.iter().all(|c| c.games >= min_games(x));
+        Growth::Done { within: widest <= x && enough, widest }
+    }
+}
+
+/// The fewest games whose White-score interval `--precision x` trusts: those at which a per-game
+/// standard deviation of 0.25 (a game score with three draws in four) gives ±x. A short run of
+/// identical results has an interval of zero width; it says little, and must not stop the batches.
+#[must_use]
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+pub fn min_games(x: f64) -> u64 {
+    (crate::stats::Z95 * 0.25 / x).powi(2).ceil() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::GameRow;
+
+    fn game(variant: &str, i: i64, points: f64) -> GameRow {
+        GameRow {
+            game_id: format!("{variant}-{i}"),
+            run_key: variant.into(),
+            variant: variant.into(),
+            settings: String::new(),
+            pair: i / 2,
+            white: "default".into(),
+            black: "default".into(),
+            start_lfen: String::new(),
+            moves: String::new(),
+            white_points: points,
+            termination: "checkmate".into(),
+            plies: 40,
+            opening_plies: 0,
+        }
+    }
+
+    /// `n` games of `variant` at `nodes` whose White points cycle through `pattern`.
+    fn cell(variant: &str, n: i64, pattern: &[f64]) -> (String, Vec<GameRow>) {
+        (variant.into(), (0..n).map(|i| game(variant, i, pattern[i as usize % pattern.len()])).collect())
+    }
+
+    fn plan(ladder: bool, rungs: &[u64]) -> Plan {
+        let names = ["malka".to_string(), "traditional".to_string()];
+        Plan::new(Path::new("out"), &names, &names, rungs, ladder, 100)
+    }
+
+    #[test]
+    fn slots_are_every_variant_at_every_rung_in_their_directories() {
+        let p = plan(true, &[500, 1000]);
+        let dirs = p.dirs();
+        assert_eq!(
+            dirs,
+            ["out/500-nodes/malka", "out/500-nodes/traditional", "out/1000-nodes/malka", "out/1000-nodes/traditional"]
+        );
+        assert_eq!(p.slots[3], Slot { variant: 1, nodes: 1000, dir: "out/1000-nodes/traditional".into(), games: 100 });
+        assert_eq!(plan(false, &[1000]).dirs(), ["out/malka", "out/traditional"]);
+    }
+
+    #[test]
+    fn wide_batches_grow_by_a_step_up_to_the_maximum_and_stay_even() {
+        // Malka: all decisive, pairs won both times by one colour (wide); Traditional: draws with a rare win (narrow).
+        let mut drawn = vec![0.5; 399];
+        drawn.push(1.0);
+        let ladder =
+            Ladder::new(&[(1000, vec![cell("malka", 100, &[1.0, 1.0, 0.0, 0.0]), cell("traditional", 400, &drawn)])]);
+        let mut p = plan(false, &[1000]);
+        p.slots[1].games = 400;
+        let target = Precision { half_width: 0.05, step: 75, max_games: 220, paired: true };
+        assert_eq!(p.grow(&ladder, &target), Growth::More);
+        assert_eq!((p.slots[0].games, p.slots[1].games), (176, 400), "100 + 75 = 175, made even; the narrow one stays");
+        assert_eq!(p.grow(&ladder, &target), Growth::More);
+        assert_eq!(p.slots[0].games, 220, "capped at --max-games");
+        match p.grow(&ladder, &target) {
+            Growth::Done { within, widest } => {
+                assert!(!within, "the wide batch reached the maximum, not the target");
+                assert!(widest > 0.05);
+            }
+            Growth::More => panic!("nothing can grow"),
+        }
+    }
+
+    #[test]
+    fn a_short_run_of_identical_results_does_not_stop_the_batches() {
+        // Ten draws: an interval of width zero, but far fewer games than ±0.05 needs.
+        let ladder = Ladder::new(&[(1000, vec![cell("malka", 10, &[0.5]), cell("traditional", 10, &[0.5])])]);
+        let mut p = plan(false, &[1000]);
+        for s in &mut p.slots {
+            s.games = 10;
+        }
+        assert_eq!(min_games(0.05), 97);
+        let target = Precision { half_width: 0.05, step: 10, max_games: 1000, paired: false };
+        assert_eq!(p.grow(&ladder, &target), Growth::More);
+        assert!(p.slots.iter().all(|s| s.games == 20));
+    }
+}
