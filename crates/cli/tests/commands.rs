@@ -34,7 +34,7 @@ fn files(dir: &Path) -> Vec<(String, PathBuf, bool)> {
             for f in std::fs::read_dir(&p).expect("a command's directory").flatten() {
                 out.push((name.clone(), f.path(), true));
             }
-        } else if name != "mod.rs" && name.ends_with(".rs") {
+        } else if name != "mod.rs" && p.extension().is_some_and(|x| x == "rs") {
             out.push((name.trim_end_matches(".rs").to_owned(), p, false));
         }
     }
@@ -60,8 +60,8 @@ fn imports_of_others(source: &str, own: &str, nested: bool, commands: &[String])
     for (i, _) in source.match_indices("super::") {
         let rest = &source[i + "super::".len()..];
         if nested {
-            if rest.starts_with("super::") {
-                found.push(format!("super::super::{}", ident(&rest["super::".len()..])));
+            if let Some(further) = rest.strip_prefix("super::") {
+                found.push(format!("super::super::{}", ident(further)));
             }
         } else {
             let name = ident(rest);

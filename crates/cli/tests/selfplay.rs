@@ -117,3 +117,26 @@ fn shards_on_two_machines_merge_into_the_whole_run() {
     assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("nope/manifest.json"));
     std::fs::remove_dir_all(root).unwrap();
 }
+
+/// Under `nohup` or a batch scheduler stderr is a file: a run says how far it is in time-stamped
+/// lines (one at the start, then at most one every 30 s), and `-q` silences them.
+#[test]
+fn a_run_logging_to_a_file_writes_time_stamped_progress_lines() {
+    let (loud, quiet) = (tmp("log-loud"), tmp("log-quiet"));
+    let args = ["selfplay", "--variant", "fide", "--games", "2", "--nodes", "100", "--max-plies", "20", "--out"];
+    let out = Command::cargo_bin("stackchess").unwrap().args(args).arg(&loud).output().unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.len() > 11 && first.as_bytes()[0] == b'[' && first[9..].starts_with("] 0/2 games | "),
+        "no progress line first in the log: {stderr}"
+    );
+    assert!(first.contains("games/min | ETA ") && first.contains("White 0 Draw 0 Black 0"), "{first}");
+    let out = Command::cargo_bin("stackchess").unwrap().args(args).arg(&quiet).arg("-q").output().unwrap();
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains(" games | "), "-q still logs progress");
+    for d in [loud, quiet] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}

@@ -32,6 +32,7 @@ pub struct Monitor {
 impl Monitor {
     /// A monitor of a run (paired or not) testing `sprt` if given; the SPRT is kept in memory
     /// only until [`Monitor::reporting`] names a directory.
+    #[must_use]
     pub fn new(paired: bool, sprt: Option<Sprt>) -> Monitor {
         Monitor {
             tally: Tally::new(paired),
@@ -65,12 +66,14 @@ impl Monitor {
     }
 
     /// Whether a rating line is due after the game just counted.
+    #[must_use]
     pub fn rating_due(&self) -> bool {
         self.rating_interval.is_some_and(|n| self.tally.games > 0 && self.tally.games.is_multiple_of(n))
     }
 
     /// The rating now, in one line: games, A's W/D/L and score, Elo ± 95%, the pentanomial
     /// counts of a paired run, and the SPRT's LLR with its bounds.
+    #[must_use]
     pub fn rating_line(&self) -> String {
         let f = &self.tally.first;
         let mut line = format!("Rating after {} games: A +{} ={} -{}", self.tally.games, f.wins, f.draws, f.losses);
@@ -87,6 +90,7 @@ impl Monitor {
     }
 
     /// The SPRT's log-likelihood ratio now (pentanomial for paired runs).
+    #[must_use]
     pub fn llr(&self) -> Option<f64> {
         let s = self.sprt?;
         Some(if self.paired { s.llr_pentanomial(&self.tally.penta) } else { s.llr_trinomial(&self.tally.first) })
@@ -156,6 +160,7 @@ impl Progress for Monitor {
 }
 
 /// The Elo estimate of the first engine: pentanomial when pairs are complete, else trinomial.
+#[must_use]
 pub fn estimate(t: &Tally) -> Option<EloEstimate> {
     if t.penta.pairs() > 0 {
         EloEstimate::pentanomial(&t.penta)
@@ -172,7 +177,7 @@ mod tests {
 
     /// Game `index` of a paired run between `A` and `B`, A White in even games, won by `winner`.
     fn game(index: u64, winner: &str) -> GameRecord {
-        let (white, black) = if index % 2 == 0 { ("A", "B") } else { ("B", "A") };
+        let (white, black) = if index.is_multiple_of(2) { ("A", "B") } else { ("B", "A") };
         let result = match winner {
             w if w == white => "1-0",
             w if w == black => "0-1",

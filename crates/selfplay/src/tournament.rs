@@ -84,7 +84,7 @@ pub enum TournamentError {
         /// The pairing's directory.
         dir: PathBuf,
         /// The run's error (part of the message, so not also a `source`).
-        error: Error,
+        error: Box<Error>,
     },
     /// Reading or writing the tournament's own files (its lock, its tables) failed.
     #[error(transparent)]
@@ -243,7 +243,7 @@ impl Tournament {
                     a: x.label.clone(),
                     b: y.label.clone(),
                     dir: pair_dir.clone(),
-                    error,
+                    error: Box::new(error),
                 },
             )?;
             if summary.end != RunEnd::Complete {

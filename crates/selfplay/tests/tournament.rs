@@ -85,11 +85,14 @@ fn a_gauntlet_pairs_the_first_engine_and_a_stop_ends_it_between_pairings() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A change to a good tournament's settings.
+type Change = fn(&mut Tournament);
+
 #[test]
 fn bad_settings_are_refused_by_name() {
     let dir = tmp("refused");
     let stop = AtomicBool::new(false);
-    let cases: [(fn(&mut Tournament), &str); 4] = [
+    let cases: [(Change, &str); 4] = [
         (|t| t.engines.truncate(2), "three or more engines"),
         (|t| t.engines[2].label = "a".into(), "two engines are named 'a'"),
         (|t| t.games_per_pair = 3, "--games-per-pair 3"),
