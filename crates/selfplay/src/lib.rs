@@ -25,6 +25,7 @@ pub mod shard;
 pub mod spec;
 pub mod sprt_log;
 pub mod stats;
+pub mod suite;
 pub mod swap;
 pub mod tournament;
 

@@ -11,7 +11,7 @@
 
 use crate::analysis_flags::{notes, warn_skipped, AnalysisArgs, OutputArgs};
 use crate::common::{EngineArgs, Evaluation};
-use crate::openings_flags::{OpeningFileArgs, OpeningsOrder};
+use crate::openings_flags::{Balanced, OpeningFileArgs, OpeningsOrder};
 use crate::tuned::TuneArgs;
 use anyhow::{bail, Context, Result};
 use stackchess_analysis::ladder::insert_section;
@@ -71,8 +71,11 @@ pub struct Args {
     /// Base seed of the batches.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Openings: `random:K` (K random plies, so the deterministic engine plays different games), `start`, an LFEN or EPD file, a PGN file (`*.pgn`), or `book:FILE[:K]`.
-    #[arg(long, default_value = "random:2")]
+    /// Openings: `balanced[:K[:X[:N]]]` (K random plies, 4, kept when a search of N nodes, 4000,
+    /// scores them within ±X cp, 75; made once per rule set and kept in DIR/openings/),
+    /// `random:K` (K random plies), `start`, an LFEN or EPD file, a PGN file (`*.pgn`), or
+    /// `book:FILE[:K]`.
+    #[arg(long, default_value = "balanced")]
     pub openings: String,
     /// With PGN openings: keep only the first K moves of each game (`--opening-plies` of
     /// `selfplay`; here that name is the analysis's opening diversity).
@@ -137,8 +140,9 @@ struct Batch<'a> {
 }
 
 impl WithPosition for Batch<'_> {
-    type Output = Result<()>;
-    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
+    /// The description of a balanced suite, when the batch plays one.
+    type Output = Result<Option<String>>;
+    fn call<P: Position>(self, rules: P::Rules) -> Result<Option<String>> {
         let a = self.args;
         let engine = EngineSpec {
             label: "default".into(),
@@ -148,18 +152,22 @@ impl WithPosition for Batch<'_> {
             external: None,
         };
         let paired = !a.unpaired;
-        let openings = if paired { self.games / 2 } else { self.games };
+        let count = if paired { self.games / 2 } else { self.games };
+        let (openings, suite) = match Balanced::parse(&a.openings) {
+            Some(b) => {
+                let (o, text) = b?.openings::<P>(rules, a.seed, count, Some(&a.dir.join("openings")))?;
+                (o, Some(text))
+            }
+            None => {
+                let file = OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order };
+                (crate::openings_flags::openings_with::<P>(rules, &a.openings, a.seed, count, &file)?, None)
+            }
+        };
         let cfg = RunConfig {
             seed: a.seed,
             games: self.games,
             threads: a.threads,
-            openings: crate::openings_flags::openings_with::<P>(
-                rules,
-                &a.openings,
-                a.seed,
-                openings,
-                &OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order },
-            )?,
+            openings,
             opening_filter: None,
             paired,
             adjudication: Adjudication {
@@ -200,7 +208,7 @@ impl WithPosition for Batch<'_> {
                 self.variant
             );
         }
-        Ok(())
+        Ok(suite)
     }
 }
 
@@ -283,12 +291,14 @@ pub fn run(a: &Args) -> Result<()> {
     let names: Vec<String> = variants.iter().map(ToString::to_string).collect();
     let dir_names: Vec<String> = variants.iter().map(name).collect();
     let mut plan = Plan::new(&a.dir, &names, &dir_names, &rungs, !a.ladder.is_empty(), a.games);
+    // Each variant's balanced suite, as its last batch played it.
+    let mut suites: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
     let played = loop {
         for s in &plan.slots {
             std::fs::create_dir_all(&s.dir).with_context(|| format!("creating {}", s.dir.display()))?;
             let t = Instant::now();
             let v = variants[s.variant];
-            v.with(Batch {
+            let suite = v.with(Batch {
                 args: a,
                 dir: &s.dir,
                 variant: v,
@@ -297,6 +307,9 @@ pub fn run(a: &Args) -> Result<()> {
                 eval: &evals[s.variant],
                 shard,
             })?;
+            if let Some(text) = suite {
+                suites.insert(v.to_string(), text);
+            }
             eprintln!(
                 "{v} at {} nodes: {} games in {} ({:.1}s)",
                 s.nodes,
@@ -373,6 +386,10 @@ pub fn run(a: &Args) -> Result<()> {
     );
     for (i, e) in evals.iter().enumerate() {
         n.insert(1 + i, format!("Evaluation of {}: {}", e.variant, e.source));
+    }
+    for (i, (variant, text)) in suites.iter().enumerate() {
+        eprintln!("openings of {variant}: {text}");
+        n.insert(1 + evals.len() + i, format!("Openings of {variant}: {text}"));
     }
     let links = games_page(&dirs, &report).unwrap_or_else(|e| {
         eprintln!("warning: no games page: {e:#}");

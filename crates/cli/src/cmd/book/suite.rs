@@ -2,16 +2,12 @@
 //! K plies (random, or walked in a book), each scored within ±X centipawns by a search.
 
 use crate::common::EngineArgs;
-use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
+use anyhow::{Context, Result};
 use stackchess_core::{Position, Rules};
-use stackchess_search::{Engine, Limits, Score};
+use stackchess_selfplay::suite::{balanced, SuiteSpec, TRIES_PER_POSITION};
 use stackchess_variants::{VariantArg, WithPosition};
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 /// Flags of `book suite`.
 #[derive(clap::Args, Debug)]
@@ -47,9 +43,6 @@ pub struct SuiteArgs {
     engine: EngineArgs,
 }
 
-/// Candidates drawn before giving up, per position asked for.
-const TRIES_PER_POSITION: usize = 200;
-
 struct Suite<'a>(&'a SuiteArgs);
 
 impl WithPosition for Suite<'_> {
@@ -61,54 +54,20 @@ impl WithPosition for Suite<'_> {
             None => format!("random:{}", a.plies),
         };
         let budget = a.count * TRIES_PER_POSITION;
-        let openings = crate::openings_flags::openings::<P>(rules, &spec, a.seed, budget as u64)?;
+        let candidates = crate::openings_flags::openings::<P>(rules, &spec, a.seed, budget as u64)?;
         let config = a.engine.config(rules.name())?;
-        let bar = if a.quiet { ProgressBar::hidden() } else { ProgressBar::new(a.count as u64) };
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        let mut tried = 0usize;
-        // Candidates in batches, scored in parallel, kept in index order: the suite depends on the
-        // seed alone.
-        for start in (0..budget).step_by(64) {
-            let batch: Vec<u64> = (start..(start + 64).min(budget)).map(|k| k as u64).collect();
-            let scored: Vec<Option<(P, i32)>> = batch
-                .par_iter()
-                .map(|&k| {
-                    let pos: P = openings.opening(rules, a.seed, k, |_| true).ok()?.position;
-                    let mut engine = Engine::<P>::new(rules, config.clone());
-                    let r = engine.search(&pos, &[], &Limits::nodes(a.nodes), &AtomicBool::new(false), &mut |_| {});
-                    match r.score {
-                        Score::Cp(cp) if cp.unsigned_abs() <= a.max_cp => Some((pos, cp)),
-                        _ => None,
-                    }
-                })
-                .collect();
-            tried += batch.len();
-            for (pos, cp) in scored.into_iter().flatten() {
-                if out.len() < a.count && seen.insert(pos.hash()) {
-                    out.push((pos.to_lfen(), cp));
-                    bar.inc(1);
-                }
-            }
-            bar.set_message(format!("{tried} tried"));
-            if out.len() == a.count {
-                break;
-            }
-        }
-        bar.finish_and_clear();
-        if out.len() < a.count {
-            bail!(
-                "only {} distinct positions within ±{} cp after {tried} candidates of {} plies (raise --max-cp or --plies, or lower --count)",
-                out.len(),
-                a.max_cp,
-                a.plies
-            );
-        }
-        Ok(out)
+        let mut bar = crate::progress::Progress::new(a.count as u64, 0, "positions", a.quiet);
+        let mut shown = 0;
+        let suite_spec = SuiteSpec { count: a.count, max_cp: a.max_cp, nodes: a.nodes, seed: a.seed };
+        let suite = balanced::<P>(rules, &candidates, &config, &suite_spec, &mut |kept, tried| {
+            bar.inc((kept - shown) as u64);
+            shown = kept;
+            bar.message(&format!("{tried} tried"), false);
+        });
+        bar.finish();
+        let suite =
+            suite.with_context(|| format!("{} plies (raise --max-cp or --plies, or lower --count)", a.plies))?;
+        Ok(suite.kept.iter().map(|k| (k.position.to_lfen(), k.cp)).collect())
     }
 }
 
