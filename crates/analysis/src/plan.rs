@@ -122,6 +122,56 @@ impl Plan {
     }
 }
 
+/// What a study of one variant at one strength will take, from a pilot batch: the games for a
+/// White-score interval of ±`x`, and their cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sizing {
+    /// The variant.
+    pub variant: String,
+    /// Nodes a move.
+    pub nodes: u64,
+    /// Games of the pilot.
+    pub pilot_games: u64,
+    /// Seconds one game takes on one core (the pilot's mean).
+    pub seconds_per_game: f64,
+    /// The pilot's standard deviation of White's score per game (pairs counted as the clusters
+    /// they are: the interval's half-width times √games over z).
+    pub sd_per_game: f64,
+    /// Games for a half-width of ±x: `games·(half-width/x)²` of the pilot, at least
+    /// [`min_games`], even when paired.
+    pub games: u64,
+    /// Core-hours of those games.
+    pub core_hours: f64,
+}
+
+impl Sizing {
+    /// Hours on `cores` cores (games spread evenly over them).
+    #[must_use]
+    pub fn wall_hours(&self, cores: usize) -> f64 {
+        self.core_hours / cores.max(1) as f64
+    }
+}
+
+/// The sizing of `cell` (a pilot batch whose games took `seconds_per_game` each on one core)
+/// for a White-score half-width of ±`x`.
+#[must_use]
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+pub fn size(cell: &crate::ladder::Cell, seconds_per_game: f64, x: f64, paired: bool) -> Sizing {
+    let n = cell.games.max(1) as f64;
+    let hw = cell.score_half_width();
+    let mut games = ((n * (hw / x).powi(2)).ceil() as u64).max(min_games(x));
+    games += u64::from(paired && games % 2 == 1);
+    Sizing {
+        variant: cell.variant.clone(),
+        nodes: cell.nodes,
+        pilot_games: cell.games,
+        seconds_per_game,
+        sd_per_game: hw * n.sqrt() / crate::stats::Z95,
+        games,
+        core_hours: games as f64 * seconds_per_game / 3600.0,
+    }
+}
+
 /// The fewest games whose White-score interval `--precision x` trusts: those at which a per-game
 /// standard deviation of 0.25 (a game score with three draws in four) gives ±x. A short run of
 /// identical results has an interval of zero width; it says little, and must not stop the batches.
@@ -211,5 +261,23 @@ mod tests {
         let target = Precision { half_width: 0.05, step: 10, max_games: 1000, paired: false };
         assert_eq!(p.grow(&ladder, &target), Growth::More);
         assert!(p.slots.iter().all(|s| s.games == 20));
+    }
+
+    #[test]
+    fn a_sizing_follows_from_the_pilot_s_interval_and_time() {
+        // 40 games, all decisive, pairs won both times by one colour: a wide interval.
+        let ladder = Ladder::new(&[(2000, vec![cell("malka", 40, &[1.0, 1.0, 0.0, 0.0])])]);
+        let c = &ladder.cells[0];
+        let hw = c.score_half_width();
+        let s = size(c, 1.5, 0.02, true);
+        let expected = (40.0 * (hw / 0.02f64).powi(2)).ceil() as u64;
+        assert_eq!(s.games, expected + expected % 2, "40·(hw/x)², even");
+        assert!((s.core_hours - s.games as f64 * 1.5 / 3600.0).abs() < 1e-12);
+        assert!((s.wall_hours(2) - s.core_hours / 2.0).abs() < 1e-12);
+        assert!((s.sd_per_game - hw * 40f64.sqrt() / crate::stats::Z95).abs() < 1e-12);
+        assert_eq!((s.variant.as_str(), s.nodes, s.pilot_games), ("malka", 2000, 40));
+        // A narrow pilot still asks for the games an interval of that width needs to be trusted.
+        let drawn = Ladder::new(&[(2000, vec![cell("malka", 40, &[0.5])])]);
+        assert_eq!(size(&drawn.cells[0], 1.0, 0.02, true).games, min_games(0.02) + min_games(0.02) % 2);
     }
 }

@@ -89,3 +89,21 @@ fn a_damaged_suite_file_is_named_and_bad_specs_are_refused() {
     let _ = std::fs::remove_dir_all(tmp("bad-spec"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn selfplay_takes_a_balanced_suite_on_request() {
+    let dir = tmp("selfplay");
+    let out = Command::cargo_bin("stackchess")
+        .unwrap()
+        .args(["selfplay", "-v", "fide", "--games", "4", "--paired", "--nodes", "40", "--max-plies", "20", "-q"])
+        .args(["--openings", "balanced:2:300:100", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let games = read_records(&dir.join("games.csv")).unwrap();
+    assert_eq!(games.len(), 4);
+    assert!(games.iter().all(|g| g.opening_moves.split_whitespace().count() == 2), "{games:?}");
+    assert!(!dir.join("openings").exists(), "selfplay keeps no suite cache in its run directory");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -165,3 +165,76 @@ fn balance_plays_its_shard_of_every_batch() {
     assert!(text(&out.get_output().stderr).contains("--precision needs every game"));
     std::fs::remove_dir_all(root).unwrap();
 }
+
+/// `balance --plan`: pilots per rung, a row each whose games and core-hours follow from the
+/// pilot, and a Slurm script whose tasks, run here with the array's variables, play shards that
+/// `merge` joins into exactly the games of the study played whole.
+#[cfg(feature = "analysis")]
+#[test]
+fn balance_plan_sizes_the_study_and_its_slurm_script_plays_it() {
+    let root = tmp("plan");
+    let (planned, whole) = (root.join("study"), root.join("whole"));
+    let script = root.join("study.sbatch");
+    std::fs::create_dir_all(&root).unwrap();
+    let study =
+        ["--variants", "fide", "--ladder", "30,60", "--max-plies", "24", "--openings", "random:2", "--no-pieces"];
+    let out = bin(&[])
+        .arg("balance")
+        .args(study)
+        .args(["--plan", "--pilot-games", "6", "--precision", "0.12", "--shards", "2", "-q", "--slurm"])
+        .arg(&script)
+        .arg("--dir")
+        .arg(&planned)
+        .assert()
+        .success();
+    let stdout = text(&out.get_output().stdout);
+    let rows: Vec<Vec<&str>> =
+        stdout.lines().filter(|l| l.starts_with("fide ")).map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(rows.len(), 2, "a row per rung: {stdout}");
+    let mut games = 0;
+    for (row, nodes) in rows.iter().zip(["30", "60"]) {
+        assert_eq!((row[1], row[2]), (nodes, "6"), "{stdout}");
+        let (per_game, n, core_hours): (f64, u64, f64) =
+            (row[3].parse().unwrap(), row[5].parse().unwrap(), row[6].parse().unwrap());
+        // At least the games a ±0.12 interval needs to be trusted: (1.96·0.25/0.12)² → 17, even.
+        assert!(n >= 18 && n % 2 == 0, "{stdout}");
+        assert!((core_hours - n as f64 * per_game / 3600.0).abs() < 0.006, "{stdout}");
+        games = games.max(n);
+    }
+    assert!(planned.join("plan/30-nodes/fide/games.csv").is_file());
+    // The script's command, for each of its two tasks, then the merge and the report.
+    let sbatch = std::fs::read_to_string(&script).unwrap();
+    assert!(sbatch.contains("#SBATCH --array=0-1"), "{sbatch}");
+    let line = sbatch.lines().find(|l| l.starts_with("stackchess balance ")).expect("the command");
+    assert!(line.contains(&format!("--games {games} ")), "{line}");
+    assert!(!line.contains("--plan") && !line.contains("--precision"), "{line}");
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    for task in ["0", "1"] {
+        bin(&[("SLURM_ARRAY_TASK_ID", task), ("SLURM_ARRAY_TASK_COUNT", "2")]).args(&words).assert().success();
+    }
+    for nodes in ["30", "60"] {
+        let rung = planned.join(format!("{nodes}-nodes"));
+        bin(&[])
+            .args(["merge", "--out"])
+            .arg(rung.join("fide"))
+            .arg(rung.join("fide.shard-0"))
+            .arg(rung.join("fide.shard-1"))
+            .assert()
+            .success();
+    }
+    let report = words.iter().position(|w| *w == "--shard").unwrap();
+    let mut alone: Vec<&str> = words.clone();
+    alone.drain(report..report + 2);
+    bin(&[]).args(&alone).assert().success();
+    let dir_at = alone.iter().position(|w| *w == "--dir").unwrap();
+    alone[dir_at + 1] = whole.to_str().unwrap();
+    bin(&[]).args(&alone).assert().success();
+    for nodes in ["30", "60"] {
+        let rung = format!("{nodes}-nodes");
+        let merged = records(&planned.join(&rung).join("fide"));
+        assert_eq!(merged.len() as u64, games);
+        assert_eq!(merged, records(&whole.join(&rung).join("fide")), "the merged shards are the whole study");
+    }
+    assert!(planned.join("report.html").is_file());
+    std::fs::remove_dir_all(root).unwrap();
+}

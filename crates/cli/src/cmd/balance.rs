@@ -104,7 +104,23 @@ pub struct Args {
     pub analysis: AnalysisArgs,
     #[command(flatten)]
     pub tune: TuneArgs,
+    /// Plan the study instead of playing it: a pilot batch per variant and rung in DIR/plan/,
+    /// then the games each needs for White's score within ±--precision (0.02 if not given),
+    /// core-hours and hours here.
+    #[arg(long)]
+    pub plan: bool,
+    /// Games of each pilot batch (--plan).
+    #[arg(long, default_value_t = 40, value_name = "N", requires = "plan")]
+    pub pilot_games: u64,
+    /// With --plan: write the Slurm array job that plays the planned study to FILE.
+    #[arg(long, value_name = "FILE", requires = "plan")]
+    pub slurm: Option<PathBuf>,
+    /// Tasks of that array job.
+    #[arg(long, default_value_t = 10, value_name = "N", requires = "slurm")]
+    pub shards: u64,
 }
+
+mod plan;
 
 /// The progress of one batch (`crate::progress`: a bar, or time-stamped lines in a log).
 struct Bar {
@@ -288,6 +304,15 @@ pub fn run(a: &Args) -> Result<()> {
         }
     };
     let rungs = if a.ladder.is_empty() { vec![a.nodes] } else { a.ladder.clone() };
+    if a.plan {
+        if !shard.is_whole() {
+            bail!("--plan plays its pilots whole: it cannot go with --shard {shard}");
+        }
+        if a.pilot_games < 4 || (paired && a.pilot_games % 2 == 1) {
+            bail!("--pilot-games {}: give at least 4 (even with paired openings)", a.pilot_games);
+        }
+        return plan::run(a, &variants, &evals, &rungs);
+    }
     let names: Vec<String> = variants.iter().map(ToString::to_string).collect();
     let dir_names: Vec<String> = variants.iter().map(name).collect();
     let mut plan = Plan::new(&a.dir, &names, &dir_names, &rungs, !a.ladder.is_empty(), a.games);
