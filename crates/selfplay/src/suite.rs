@@ -45,7 +45,7 @@ pub struct Kept<P> {
 pub struct Suite<P> {
     /// The openings kept, in candidate order.
     pub kept: Vec<Kept<P>>,
-    /// Candidates scored.
+    /// Candidates considered, up to the last one kept.
     pub tried: usize,
 }
 
@@ -95,6 +95,10 @@ pub fn balanced<P: Position>(
             })
             .collect();
         for s in scored {
+            // Candidates after the last one kept were scored but are not part of the suite.
+            if suite.kept.len() >= spec.count {
+                break;
+            }
             suite.tried += 1;
             if let Some(kept) = s? {
                 if suite.kept.len() < spec.count && seen.insert(kept.position.hash()) {
@@ -152,6 +156,12 @@ mod tests {
         let hashes = |s: &Suite<Fide>| s.kept.iter().map(|k| k.position.hash()).collect::<Vec<_>>();
         assert_eq!(hashes(&short), hashes(&long)[..5], "a shorter suite is a prefix of a longer one");
         assert_eq!(long.rejected(), long.tried - 12);
+        // Each kept position scores within the bound when searched again at the same budget.
+        for k in &long.kept {
+            let mut engine = Engine::<Fide>::new(fide_rules(), config());
+            let r = engine.search(&k.position, &[], &Limits::nodes(300), &AtomicBool::new(false), &mut |_| {});
+            assert_eq!(r.score, Score::Cp(k.cp), "the same search, the same score");
+        }
     }
 
     #[test]

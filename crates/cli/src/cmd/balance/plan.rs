@@ -48,8 +48,9 @@ pub fn run(a: &Args, variants: &[Variant], evals: &[Evaluation], rungs: &[u64]) 
     let cores = if a.threads == 0 { std::thread::available_parallelism().map_or(1, usize::from) } else { a.threads };
     print!("{}", table(&sizings, x, a.pilot_games, cores, &dir.display().to_string()));
     if let Some(path) = &a.slurm {
+        // `balance` gives every batch the same games: the most any needs.
         let games = sizings.iter().map(|s| s.games).max().unwrap_or(a.games);
-        let hours = sizings.iter().map(|s| s.core_hours).sum::<f64>();
+        let hours = sizings.iter().map(|s| games as f64 * s.seconds_per_game / 3600.0).sum::<f64>();
         std::fs::write(path, slurm(&study_flags(), games, a.shards, hours, &a.dir.display().to_string()))
             .with_context(|| format!("writing {}", path.display()))?;
         eprintln!("wrote {} (an array of {} tasks; submit it with sbatch)", path.display(), a.shards);
