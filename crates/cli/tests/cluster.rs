@@ -207,7 +207,7 @@ fn balance_plan_sizes_the_study_and_its_slurm_script_plays_it() {
     assert!(sbatch.contains("#SBATCH --array=0-1"), "{sbatch}");
     let line = sbatch.lines().find(|l| l.starts_with("stackchess balance ")).expect("the command");
     assert!(line.contains(&format!("--games {games} ")), "{line}");
-    assert!(!line.contains("--plan") && !line.contains("--precision"), "{line}");
+    assert!(!line.contains("--plan") && !line.contains("--precision") && !line.contains("--slurm"), "{line}");
     let words: Vec<&str> = line.split_whitespace().skip(1).collect();
     for task in ["0", "1"] {
         bin(&[("SLURM_ARRAY_TASK_ID", task), ("SLURM_ARRAY_TASK_COUNT", "2")]).args(&words).assert().success();

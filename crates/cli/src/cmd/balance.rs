@@ -115,8 +115,11 @@ pub struct Args {
     /// With --plan: write the Slurm array job that plays the planned study to FILE.
     #[arg(long, value_name = "FILE", requires = "plan")]
     pub slurm: Option<PathBuf>,
-    /// Tasks of that array job.
-    #[arg(long, default_value_t = 10, value_name = "N", requires = "slurm")]
+    /// With --plan: write the Kubernetes Indexed Job that plays the planned study to FILE.
+    #[arg(long, value_name = "FILE", requires = "plan")]
+    pub k8s: Option<PathBuf>,
+    /// Tasks of that array job, or pods of that Indexed Job.
+    #[arg(long, default_value_t = 10, value_name = "N", requires = "plan")]
     pub shards: u64,
 }
 

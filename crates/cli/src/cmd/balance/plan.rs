@@ -47,6 +47,12 @@ pub fn run(a: &Args, variants: &[Variant], evals: &[Evaluation], rungs: &[u64]) 
     }
     let cores = if a.threads == 0 { std::thread::available_parallelism().map_or(1, usize::from) } else { a.threads };
     print!("{}", table(&sizings, x, a.pilot_games, cores, &dir.display().to_string()));
+    if let Some(path) = &a.k8s {
+        let games = sizings.iter().map(|s| s.games).max().unwrap_or(a.games);
+        std::fs::write(path, k8s(&study_flags(), games, a.shards, &a.dir.display().to_string()))
+            .with_context(|| format!("writing {}", path.display()))?;
+        eprintln!("wrote {} (an Indexed Job of {} pods; kubectl apply -f it)", path.display(), a.shards);
+    }
     if let Some(path) = &a.slurm {
         // `balance` gives every batch the same games: the most any needs.
         let games = sizings.iter().map(|s| s.games).max().unwrap_or(a.games);
@@ -113,12 +119,45 @@ fn slurm(args: &[String], games: u64, shards: u64, core_hours: f64, dir: &str) -
     )
 }
 
+/// A Kubernetes Indexed Job of `shards` pods playing the study (`args` as for [`slurm`]) into
+/// `dir` on the shared volume `stackchess-runs`, then what to run once it completes.
+fn k8s(args: &[String], games: u64, shards: u64, dir: &str) -> String {
+    let mut command: Vec<String> = ["stackchess", "balance"].map(String::from).to_vec();
+    command.extend(args.iter().cloned());
+    command.extend(["--games".into(), games.to_string(), "--threads".into(), "1".into()]);
+    command.extend(["--shard".into(), "auto".into(), "--dir".into(), dir.to_owned()]);
+    let quoted: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
+    format!(
+        "# The study planned by stackchess balance --plan: {games} games per variant and rung, in\n\
+         # {shards} pods (JOB_COMPLETION_INDEX and STACKCHESS_SHARD_COUNT give each its shard; a pod\n\
+         # started again resumes it). The volume `stackchess-runs` holds {dir}. Once the job\n\
+         # completes, merge each batch's shards and write the report as docs/cluster.md says.\n\
+         apiVersion: batch/v1\n\
+         kind: Job\n\
+         metadata:\n  name: stackchess-balance\n\
+         spec:\n  completionMode: Indexed\n  completions: {shards}\n  parallelism: {shards}\n  backoffLimitPerIndex: 3\n\
+         \x20 template:\n    spec:\n      restartPolicy: Never\n      containers:\n\
+         \x20       - name: balance\n          image: stackchess:latest\n          command: [{command}]\n\
+         \x20         env:\n            - name: STACKCHESS_SHARD_COUNT\n              value: \"{shards}\"\n\
+         \x20         resources:\n            requests:\n              cpu: \"1\"\n\
+         \x20         volumeMounts:\n            - name: runs\n              mountPath: {dir:?}\n\
+         \x20     volumes:\n        - name: runs\n          persistentVolumeClaim:\n            claimName: stackchess-runs\n",
+        command = quoted.join(", "),
+    )
+}
+
 /// The flags this `balance` was given, less those of the plan and those the array job sets (the
 /// planned games replace `--precision`, which needs every game of a batch in one process).
 fn study_flags() -> Vec<String> {
-    const WITH_VALUE: [&str; 9] = [
+    study_flags_of(std::env::args())
+}
+
+/// [`study_flags`] of a command line.
+fn study_flags_of(line: impl Iterator<Item = String>) -> Vec<String> {
+    const WITH_VALUE: [&str; 10] = [
         "--pilot-games",
         "--slurm",
+        "--k8s",
         "--shards",
         "--games",
         "--dir",
@@ -128,7 +167,7 @@ fn study_flags() -> Vec<String> {
         "--precision",
     ];
     let mut out = Vec::new();
-    let mut args = std::env::args().skip_while(|a| a != "balance").skip(1);
+    let mut args = line.skip_while(|a| a != "balance").skip(1);
     while let Some(a) = args.next() {
         let name = a.split('=').next().unwrap_or_default();
         if name == "--plan" || WITH_VALUE.contains(&name) {
@@ -154,6 +193,28 @@ fn shell_word(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_study_keeps_the_flags_of_the_question_and_drops_those_of_the_plan() {
+        let line = "stackchess balance --variants fide --plan --pilot-games 8 --slurm s.sh --k8s=j.yaml --shards 4 \
+                    --precision 0.02 --games 10 --dir out --threads=2 --ladder 500,1000 -q";
+        let kept = study_flags_of(line.split_whitespace().map(String::from));
+        assert_eq!(kept, ["--variants", "fide", "--ladder", "500,1000", "-q"]);
+    }
+
+    #[test]
+    fn the_indexed_job_runs_the_study_in_as_many_pods_as_shards() {
+        let text = k8s(&["--variants".into(), "malka".into()], 600, 6, "/runs/study");
+        for line in [
+            "  completionMode: Indexed\n",
+            "  completions: 6\n",
+            "          command: [\"stackchess\", \"balance\", \"--variants\", \"malka\", \"--games\", \"600\", \"--threads\", \"1\", \"--shard\", \"auto\", \"--dir\", \"/runs/study\"]\n",
+            "              value: \"6\"\n",
+            "              mountPath: \"/runs/study\"\n",
+        ] {
+            assert!(text.contains(line), "{line:?} not in\n{text}");
+        }
+    }
 
     #[test]
     fn the_slurm_script_names_the_array_and_the_command() {

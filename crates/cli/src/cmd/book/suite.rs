@@ -67,7 +67,12 @@ impl WithPosition for Suite<'_> {
         bar.finish();
         let suite =
             suite.with_context(|| format!("{} plies (raise --max-cp or --plies, or lower --count)", a.plies))?;
-        eprintln!("{} candidates scored for {} positions, {} rejected", suite.tried, suite.kept.len(), suite.rejected());
+        eprintln!(
+            "{} candidates scored for {} positions, {} rejected",
+            suite.tried,
+            suite.kept.len(),
+            suite.rejected()
+        );
         Ok(suite.kept.iter().map(|k| (k.position.to_lfen(), k.cp)).collect())
     }
 }
