@@ -172,15 +172,12 @@ impl WithPosition for Batch<'_> {
         };
         let paired = !a.unpaired;
         let count = if paired { self.games / 2 } else { self.games };
-        let (openings, suite) = match Balanced::parse(&a.openings) {
-            Some(b) => {
-                let (o, text) = b?.openings::<P>(rules, a.seed, count, Some(&a.dir.join("openings")))?;
-                (o, Some(text))
-            }
-            None => {
-                let file = OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order };
-                (crate::openings_flags::openings_with::<P>(rules, &a.openings, a.seed, count, &file)?, None)
-            }
+        let (openings, suite) = if let Some(b) = Balanced::parse(&a.openings) {
+            let (o, text) = b?.openings::<P>(rules, a.seed, count, Some(&a.dir.join("openings")))?;
+            (o, Some(text))
+        } else {
+            let file = OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order };
+            (crate::openings_flags::openings_with::<P>(rules, &a.openings, a.seed, count, &file)?, None)
         };
         let cfg = RunConfig {
             seed: a.seed,
