@@ -111,3 +111,48 @@ fn precision_adds_batches_up_to_the_cap() {
     assert_eq!(games.lines().count(), 7, "{stdout}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--calibrate N`: a paired match between neighbouring rungs per variant, its Elo as the
+/// match's own records give it, and each rung's Elo above the lowest.
+#[test]
+fn calibrate_measures_each_step_of_the_ladder_by_a_match() {
+    let dir = tmp("calibrate");
+    let out = Command::cargo_bin("stackchess")
+        .unwrap()
+        .args(["balance", "--variants", "fide", "--ladder", "20,40,80", "--games", "4", "--max-plies", "30"])
+        .args(["--calibrate", "12", "--no-pieces", "--no-plies", "-q", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("Strength of the rungs (paired matches of 12 games"), "{stdout}");
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("fide ") && l.contains('→')).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    let mut sum = 0.0;
+    for (row, (hi, lo)) in rows.iter().zip([(40, 20), (80, 40)]) {
+        assert!(row.contains(&format!("{lo}→{hi}")), "{row}");
+        let records = stackchess_selfplay::read_records(
+            &dir.join("calibration").join("fide").join(format!("{hi}-vs-{lo}")).join("games.csv"),
+        )
+        .unwrap();
+        assert_eq!(records.len(), 12);
+        let mut t = stackchess_selfplay::Tally::of(true, &format!("n{hi}"));
+        for r in &records {
+            t.add(r);
+        }
+        let e = stackchess_selfplay::monitor::estimate(&t).unwrap();
+        sum += e.elo;
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(fields[3], format!("{:+.1}", e.elo), "the step is the match's Elo: {row}");
+        assert_eq!(fields[6], format!("{sum:+.1}"), "the rung's Elo adds the steps: {row}");
+    }
+    let refused = Command::cargo_bin("stackchess")
+        .unwrap()
+        .args(["balance", "--variants", "fide", "--games", "4", "--calibrate", "12", "-q", "--dir"])
+        .arg(tmp("calibrate-refused"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("a --ladder of two or more rungs"));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -115,6 +115,10 @@ pub struct Args {
     /// With --plan: write the Slurm array job that plays the planned study to FILE.
     #[arg(long, value_name = "FILE", requires = "plan")]
     pub slurm: Option<PathBuf>,
+    /// With --ladder: measure each rung's strength by a paired match of N games between every
+    /// pair of neighbouring rungs (the table of Elo steps follows the results).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub calibrate: u64,
     /// With --plan: write the Kubernetes Indexed Job that plays the planned study to FILE.
     #[arg(long, value_name = "FILE", requires = "plan")]
     pub k8s: Option<PathBuf>,
@@ -123,6 +127,7 @@ pub struct Args {
     pub shards: u64,
 }
 
+mod calibrate;
 mod plan;
 
 /// The progress of one batch (`crate::progress`: a bar, or time-stamped lines in a log).
@@ -304,6 +309,12 @@ pub fn run(a: &Args) -> Result<()> {
         }
     };
     let rungs = if a.ladder.is_empty() { vec![a.nodes] } else { a.ladder.clone() };
+    if a.calibrate > 0 && (rungs.len() < 2 || !shard.is_whole() || a.calibrate % 2 == 1) {
+        bail!(
+            "--calibrate {}: give an even number of games, with a --ladder of two or more rungs and no --shard",
+            a.calibrate
+        );
+    }
     if a.plan {
         if !shard.is_whole() {
             bail!("--plan plays its pilots whole: it cannot go with --shard {shard}");
@@ -387,6 +398,10 @@ pub fn run(a: &Args) -> Result<()> {
     };
     shown.extend(analysis.tables.iter().filter(|t| matches!(t.name, "pieces" | "comebacks")).cloned());
     print!("{}", render(&shown, a.output.format())?);
+    if a.calibrate > 0 {
+        let lines = calibrate::run(a, &variants, &evals, &rungs)?;
+        println!("\n{}", lines.join("\n"));
+    }
     if let Some(path) = &a.output.out {
         let files = write_all(&analysis.tables, path)?;
         eprintln!("wrote {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
