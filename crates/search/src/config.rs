@@ -11,6 +11,23 @@ use crate::{EvalParams, ParamError};
 pub struct SearchConfig {
     /// Transposition table size in MiB (0: no table).
     pub hash_mb: usize,
+    /// The feature switches (`search.<name>`, [`SearchConfig::SWITCHES`]).
+    pub switches: Switches,
+    /// The search's margins, depths and reductions (`search.rfp_margin=...`).
+    pub margins: Margins,
+    /// The evaluation (with a net: its piece values still order moves and count exchanges).
+    pub eval: EvalParams,
+    /// A neural evaluation instead (`--eval net:FILE`).
+    pub net: Option<crate::NetFile>,
+    /// Where the evaluation came from (`preset malka`, `file tuned.params`, ...), written by
+    /// [`SearchConfig::describe`] so that records say which parameters played; empty: unnamed.
+    pub eval_source: String,
+}
+
+/// The search's feature switches, one bool each: the one declaration of them (the search
+/// reads them through its `Features`, with the unsound prunings off in a mate search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switches {
     /// Principal variation search (null windows after the first move).
     pub pvs: bool,
     /// Aspiration windows from depth 4 on.
@@ -36,15 +53,6 @@ pub struct SearchConfig {
     /// Quiescence search: captures and promotions, all moves when in check. Without it, the
     /// horizon node returns the static evaluation.
     pub quiescence: bool,
-    /// The search's margins, depths and reductions (`search.rfp_margin=...`).
-    pub margins: Margins,
-    /// The evaluation (with a net: its piece values still order moves and count exchanges).
-    pub eval: EvalParams,
-    /// A neural evaluation instead (`--eval net:FILE`).
-    pub net: Option<crate::NetFile>,
-    /// Where the evaluation came from (`preset malka`, `file tuned.params`, ...), written by
-    /// [`SearchConfig::describe`] so that records say which parameters played; empty: unnamed.
-    pub eval_source: String,
 }
 
 /// A feature switch: its key (`search.<name>`), its short name in [`SearchConfig::describe`],
@@ -65,7 +73,13 @@ pub struct Switch {
 
 macro_rules! switch {
     ($field:ident, $short:literal, $doc:literal) => {
-        Switch { name: stringify!($field), short: $short, doc: $doc, get: |c| c.$field, get_mut: |c| &mut c.$field }
+        Switch {
+            name: stringify!($field),
+            short: $short,
+            doc: $doc,
+            get: |c| c.switches.$field,
+            get_mut: |c| &mut c.switches.$field,
+        }
     };
 }
 
@@ -106,17 +120,19 @@ impl SearchConfig {
     pub fn plain(eval: EvalParams) -> Self {
         SearchConfig {
             hash_mb: 0,
-            pvs: false,
-            aspiration: false,
-            null_move: false,
-            lmr: false,
-            killers: false,
-            history: false,
-            check_extension: false,
-            rfp: false,
-            futility: false,
-            see: false,
-            quiescence: true,
+            switches: Switches {
+                pvs: false,
+                aspiration: false,
+                null_move: false,
+                lmr: false,
+                killers: false,
+                history: false,
+                check_extension: false,
+                rfp: false,
+                futility: false,
+                see: false,
+                quiescence: true,
+            },
             margins: Margins::default(),
             eval,
             net: None,
@@ -248,7 +264,7 @@ mod tests {
         c.set_pair("search.see=off").unwrap();
         c.set_pair("search.hash=3").unwrap();
         c.set_pair("value.queen=500").unwrap();
-        assert!(!c.lmr && !c.see && c.hash_mb == 3 && c.eval.mg[crate::term::VALUE + 4] == 500);
+        assert!(!c.switches.lmr && !c.switches.see && c.hash_mb == 3 && c.eval.mg[crate::term::VALUE + 4] == 500);
         assert!(c.describe().contains("features=pvs,asp,nmp,killers,history,checkext,rfp,futility,qs"));
         let e = c.set("search.nope", "true").unwrap_err().to_string();
         assert!(e.contains("search.lmr") && e.contains("search.see"), "{e}");
@@ -272,10 +288,10 @@ mod tests {
         let mut c = SearchConfig::default();
         let e = EvalParams { tempo: 17, ..EvalParams::default() };
         assert!(c.apply_file(&format!("search.lmr = false\n{}", e.to_file())).unwrap());
-        assert!(!c.lmr && c.eval == e);
+        assert!(!c.switches.lmr && c.eval == e);
         // Switches alone leave the evaluation as it is.
         assert!(!c.apply_file("search.lmr = true # on again\n").unwrap());
-        assert!(c.lmr && c.eval == e);
+        assert!(c.switches.lmr && c.eval == e);
         // An incomplete evaluation is refused at the line where the file ends, and nothing changes.
         let before = c.clone();
         let err = c.apply_file("search.lmr = false\ntempo = 3\n").unwrap_err().to_string();

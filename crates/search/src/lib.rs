@@ -22,7 +22,7 @@ mod tt;
 pub mod uci;
 
 pub use bench::Bench;
-pub use config::{SearchConfig, Switch};
+pub use config::{SearchConfig, Switch, Switches};
 pub use engine::{Engine, Request};
 pub use epd::{parse_epd, EpdCase, EpdError};
 pub use eval::{evaluate, EvalChoice, Evaluation, NetFile, Trace};

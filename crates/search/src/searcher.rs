@@ -8,7 +8,7 @@ use crate::limits::TimeBounds;
 use crate::score::{INF, MATE, MATE_BOUND};
 use crate::see::see;
 use crate::tt::Bound;
-use crate::{margin, Limits, Report, Score, SearchConfig};
+use crate::{margin, Limits, Report, Score, SearchConfig, Switches};
 use stackchess_core::{Move, MoveList, Position, Role, StalemateValue};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -27,17 +27,8 @@ const POLL: u32 = 10;
 /// a mate search (so that a completed iteration of depth `2n − 1` proves there is no mate in `n`).
 #[derive(Clone, Copy)]
 pub(crate) struct Features {
-    pub pvs: bool,
-    pub aspiration: bool,
-    pub null_move: bool,
-    pub lmr: bool,
-    pub killers: bool,
-    pub history: bool,
-    pub check_extension: bool,
-    pub rfp: bool,
-    pub futility: bool,
-    pub see: bool,
-    pub quiescence: bool,
+    /// The switches in force.
+    pub on: Switches,
     /// A mate search: its table entries are marked exact, and it takes cutoffs only from those.
     pub exact: bool,
 }
@@ -45,18 +36,15 @@ pub(crate) struct Features {
 impl Features {
     pub(crate) fn new(c: &SearchConfig, mate_search: bool) -> Features {
         let prune = !mate_search;
+        let s = c.switches;
         Features {
-            pvs: c.pvs,
-            aspiration: c.aspiration,
-            null_move: c.null_move && prune,
-            lmr: c.lmr && prune,
-            killers: c.killers,
-            history: c.history,
-            check_extension: c.check_extension,
-            rfp: c.rfp && prune,
-            futility: c.futility && prune,
-            see: c.see,
-            quiescence: c.quiescence,
+            on: Switches {
+                null_move: s.null_move && prune,
+                lmr: s.lmr && prune,
+                rfp: s.rfp && prune,
+                futility: s.futility && prune,
+                ..s
+            },
             exact: mate_search,
         }
     }
@@ -292,8 +280,8 @@ impl<P: Position> Searcher<'_, P> {
 
     /// Gives ordering scores to the moves from `base` on.
     fn score_moves(&mut self, pos: &P, base: usize, tt_move: Option<Move>, ply: usize) {
-        let killers = if self.f.killers { self.w.killers[ply] } else { [None; 2] };
-        let use_history = self.f.history;
+        let killers = if self.f.on.killers { self.w.killers[ply] } else { [None; 2] };
+        let use_history = self.f.on.history;
         for i in base..self.moves.len() {
             let m = self.moves[i].m;
             let gain = self.capture_value(pos, m);
@@ -339,7 +327,7 @@ impl<P: Position> Searcher<'_, P> {
     /// Whether a capture gaining `gain` with a piece worth `attacker` loses material by SEE (only
     /// computed when the attacker is worth more than the gain).
     fn losing_capture(&self, pos: &P, m: Move, gain: i32, attacker: i32) -> bool {
-        self.f.see
+        self.f.on.see
             && attacker > gain
             && m.promotion().is_none()
             && see(pos, m, |r| self.sh.evaluator.value(r), KING_VALUE) < 0
@@ -500,7 +488,7 @@ impl<P: Position> Searcher<'_, P> {
     /// The root search of line `first` at `depth`, in aspiration windows around `prev` (its score
     /// in the previous iteration) from depth 4 on.
     fn aspirate(&mut self, pos: &P, depth: i32, prev: i32, first: usize) -> i32 {
-        if self.f.aspiration && depth >= self.margin(margin::ASPIRATION_DEPTH) && prev.abs() < MATE_BOUND {
+        if self.f.on.aspiration && depth >= self.margin(margin::ASPIRATION_DEPTH) && prev.abs() < MATE_BOUND {
             let mut delta = self.margin(margin::ASPIRATION_WINDOW);
             let (mut alpha, mut beta) = (prev - delta, prev + delta);
             loop {
@@ -566,9 +554,9 @@ impl<P: Position> Searcher<'_, P> {
             let m = self.root_moves[i];
             let mut next = pos.clone();
             next.play_unchecked(m);
-            let ext = i32::from(self.f.check_extension && next.is_check());
+            let ext = i32::from(self.f.on.check_extension && next.is_check());
             self.path.push(next.hash());
-            let score = if i == first || !self.f.pvs {
+            let score = if i == first || !self.f.on.pvs {
                 -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, true)
             } else {
                 let s = -self.search(&next, depth - 1 + ext, -alpha - 1, -alpha, 1, true);
@@ -650,7 +638,7 @@ impl<P: Position> Searcher<'_, P> {
                 }
             }
         }
-        let cfg_rfp = self.f.rfp;
+        let cfg_rfp = self.f.on.rfp;
         let ev = if in_check { None } else { Some(self.eval(pos, ply)) };
         let static_eval = ev.map_or(-INF, |e| e.score);
         if let Some(ev) = ev {
@@ -664,7 +652,7 @@ impl<P: Position> Searcher<'_, P> {
                 return ev.score;
             }
             // Null move, guarded against zugzwang: only with a piece besides pawns and king.
-            if self.f.null_move
+            if self.f.on.null_move
                 && !pv_node
                 && null_ok
                 && depth >= self.margin(margin::NMP_DEPTH)
@@ -691,7 +679,7 @@ impl<P: Position> Searcher<'_, P> {
         }
 
         // Internal iterative reduction: without a table move, search this node a ply shallower.
-        if self.f.lmr && tt_move.is_none() && depth >= self.margin(margin::IIR_DEPTH) {
+        if self.f.on.lmr && tt_move.is_none() && depth >= self.margin(margin::IIR_DEPTH) {
             depth -= 1;
         }
         let base = self.moves.len();
@@ -708,13 +696,13 @@ impl<P: Position> Searcher<'_, P> {
         let mut searched = 0;
         let mut quiets: [Option<Move>; 32] = [None; 32];
         let mut nquiets = 0;
-        let futile = self.f.futility
+        let futile = self.f.on.futility
             && !pv_node
             && !in_check
             && depth <= self.margin(margin::FUTILITY_DEPTH)
             && alpha.abs() < MATE_BOUND
             && static_eval + self.margin(margin::FUTILITY_MARGIN) * depth <= alpha;
-        let lmp_limit = if self.f.futility && !pv_node && !in_check && depth <= self.margin(margin::LMP_DEPTH) {
+        let lmp_limit = if self.f.on.futility && !pv_node && !in_check && depth <= self.margin(margin::LMP_DEPTH) {
             let base = self.margin(margin::LMP_BASE);
             usize::try_from(base + self.margin(margin::LMP_SCALE) * depth * depth).unwrap_or(usize::MAX)
         } else {
@@ -730,7 +718,7 @@ impl<P: Position> Searcher<'_, P> {
                 continue;
             }
             let is_killer = self.w.killers[ply].contains(&Some(m));
-            let ext = i32::from(self.f.check_extension && gives_check && p < 2 * self.root_depth);
+            let ext = i32::from(self.f.on.check_extension && gives_check && p < 2 * self.root_depth);
             let new_depth = depth - 1 + ext;
             self.path.push(next.hash());
             let score = if searched == 0 {
@@ -738,7 +726,7 @@ impl<P: Position> Searcher<'_, P> {
             } else {
                 let mut r = 0;
                 let lmr_moves = usize::try_from(self.margin(margin::LMR_MOVES)).unwrap_or(usize::MAX);
-                if self.f.lmr
+                if self.f.on.lmr
                     && depth >= self.margin(margin::LMR_DEPTH)
                     && searched >= lmr_moves
                     && quiet
@@ -751,12 +739,12 @@ impl<P: Position> Searcher<'_, P> {
                     if pv_node {
                         r -= 1;
                     }
-                    if self.f.history {
+                    if self.f.on.history {
                         r -= self.w.history[self.history_index(pos, m)] / self.margin(margin::LMR_HISTORY);
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                if self.f.pvs {
+                if self.f.on.pvs {
                     let mut s = -self.search(&next, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
                     if s > alpha && r > 0 && !self.aborted {
                         s = -self.search(&next, new_depth, -alpha - 1, -alpha, ply + 1, true);
@@ -812,11 +800,11 @@ impl<P: Position> Searcher<'_, P> {
 
     /// Killers and history after a quiet move caused a cutoff; the quiets tried before it lose.
     fn reward(&mut self, pos: &P, m: Move, tried: &[Option<Move>], depth: i32, ply: usize) {
-        if self.f.killers && self.w.killers[ply][0] != Some(m) {
+        if self.f.on.killers && self.w.killers[ply][0] != Some(m) {
             self.w.killers[ply][1] = self.w.killers[ply][0];
             self.w.killers[ply][0] = Some(m);
         }
-        if self.f.history {
+        if self.f.on.history {
             let bonus = (depth * depth).min(400);
             let i = self.history_index(pos, m);
             let h = &mut self.w.history[i];
@@ -843,7 +831,7 @@ impl<P: Position> Searcher<'_, P> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY - 1 || !self.f.quiescence {
+        if ply >= MAX_PLY - 1 || !self.f.on.quiescence {
             return self.eval(pos, ply).score;
         }
         let in_check = pos.is_check();
