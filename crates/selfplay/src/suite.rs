@@ -80,19 +80,24 @@ pub fn balanced<P: Position>(
             break;
         }
         let batch: Vec<u64> = (start..(start + 64).min(budget)).map(|k| k as u64).collect();
+        // One engine per worker, forgotten before each candidate (`Engine::new_game`: a search
+        // then depends on its arguments alone), rather than a table allocated per candidate.
         let scored: Vec<Result<Option<Kept<P>>, Error>> = batch
             .par_iter()
-            .map(|&k| {
-                let o = candidates.opening(rules, spec.seed, k, |_| true)?;
-                let mut engine = Engine::<P>::new(rules, config.clone());
-                let r = engine.search(&o.position, &[], &Limits::nodes(spec.nodes), &stop, &mut |_| {});
-                Ok(match r.score {
-                    Score::Cp(cp) if cp.unsigned_abs() <= spec.max_cp => {
-                        Some(Kept { moves: o.moves, position: o.position, cp })
-                    }
-                    _ => None,
-                })
-            })
+            .map_init(
+                || Engine::<P>::new(rules, config.clone()),
+                |engine, &k| {
+                    let o = candidates.opening(rules, spec.seed, k, |_| true)?;
+                    engine.new_game();
+                    let r = engine.search(&o.position, &[], &Limits::nodes(spec.nodes), &stop, &mut |_| {});
+                    Ok(match r.score {
+                        Score::Cp(cp) if cp.unsigned_abs() <= spec.max_cp => {
+                            Some(Kept { moves: o.moves, position: o.position, cp })
+                        }
+                        _ => None,
+                    })
+                },
+            )
             .collect();
         for s in scored {
             // Candidates after the last one kept were scored but are not part of the suite.
