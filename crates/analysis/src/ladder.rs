@@ -404,10 +404,11 @@ pub fn insert_section(html: &str, section: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn game(variant: &str, run: &str, pair: i64, points: f64, plies: i64) -> GameRow {
+    /// A game row of `variant` in run `run`: opening `pair`, White's `points`, `plies` long.
+    pub(crate) fn game(variant: &str, run: &str, pair: i64, points: f64, plies: i64) -> GameRow {
         GameRow {
             game_id: format!("{run}-{pair}-{points}"),
             run_key: run.into(),

@@ -184,29 +184,15 @@ pub fn min_games(x: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ladder::tests::game;
     use crate::load::GameRow;
-
-    fn game(variant: &str, i: i64, points: f64) -> GameRow {
-        GameRow {
-            game_id: format!("{variant}-{i}"),
-            run_key: variant.into(),
-            variant: variant.into(),
-            settings: String::new(),
-            pair: i / 2,
-            white: "default".into(),
-            black: "default".into(),
-            start_lfen: String::new(),
-            moves: String::new(),
-            white_points: points,
-            termination: "checkmate".into(),
-            plies: 40,
-            opening_plies: 0,
-        }
-    }
 
     /// `n` games of `variant` at `nodes` whose White points cycle through `pattern`.
     fn cell(variant: &str, n: i64, pattern: &[f64]) -> (String, Vec<GameRow>) {
-        (variant.into(), (0..n).map(|i| game(variant, i, pattern[i as usize % pattern.len()])).collect())
+        (
+            variant.into(),
+            (0..n).map(|i| game(variant, variant, i / 2, pattern[i as usize % pattern.len()], 40)).collect(),
+        )
     }
 
     fn plan(ladder: bool, rungs: &[u64]) -> Plan {

@@ -15,13 +15,15 @@ use crate::openings_flags::{Balanced, OpeningFileArgs, OpeningsOrder};
 use crate::tuned::TuneArgs;
 use anyhow::{bail, Context, Result};
 use stackchess_analysis::ladder::insert_section;
-use stackchess_analysis::plan::{Growth, Plan, Precision};
+use stackchess_analysis::plan::{Growth, Plan, Precision, Slot};
 use stackchess_analysis::{
     analyse, compare_sets, comparisons_table, load, render, write_all, GameLink, Options, Table,
 };
 use stackchess_core::{Position, Rules};
 use stackchess_search::Limits;
-use stackchess_selfplay::{Adjudication, EngineSpec, GameRecord, Progress, ResignRule, RunConfig, RunEnd, Shard};
+use stackchess_selfplay::{
+    Adjudication, EngineSpec, GameRecord, Openings, Progress, ResignRule, RunConfig, RunEnd, Shard,
+};
 use stackchess_variants::{Variant, VariantArg, WithPosition};
 use stackchess_view::{telling_games, GameSummary};
 use std::path::{Path, PathBuf};
@@ -123,7 +125,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE", requires = "plan")]
     pub k8s: Option<PathBuf>,
     /// Tasks of that array job, or pods of that Indexed Job.
-    #[arg(long, default_value_t = 10, value_name = "N", requires = "plan")]
+    #[arg(long, default_value_t = 10, value_name = "N", requires = "plan", value_parser = clap::value_parser!(u64).range(1..))]
     pub shards: u64,
 }
 
@@ -176,34 +178,8 @@ impl WithPosition for Batch<'_> {
             external: None,
         };
         let paired = !a.unpaired;
-        let count = if paired { self.games / 2 } else { self.games };
-        let (openings, suite) = if let Some(b) = Balanced::parse(&a.openings) {
-            let (o, text) = b?.openings::<P>(rules, a.seed, count, Some(&a.dir.join("openings")))?;
-            (o, Some(text))
-        } else {
-            let file = OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order };
-            (crate::openings_flags::openings_with::<P>(rules, &a.openings, a.seed, count, &file)?, None)
-        };
-        let cfg = RunConfig {
-            seed: a.seed,
-            games: self.games,
-            threads: a.threads,
-            openings,
-            opening_filter: None,
-            paired,
-            adjudication: Adjudication {
-                max_plies: Some(a.max_plies),
-                resign: (a.resign_score > 0).then_some(ResignRule { moves: 4, score: a.resign_score }),
-                draw: None,
-            },
-            engines: vec![engine],
-            event: "stackchess balance".into(),
-            shard: self.shard,
-            timing: stackchess_selfplay::Timing {
-                margin: Duration::from_millis(a.time_margin),
-                ..stackchess_selfplay::Timing::default()
-            },
-        };
+        let (openings, suite) = a.openings::<P>(rules, if paired { self.games / 2 } else { self.games })?;
+        let cfg = a.run_config(vec![engine], openings, self.games, paired, self.shard, "stackchess balance");
         let resume = self.dir.join("manifest.json").exists();
         let label = if a.ladder.is_empty() {
             format!("{} games", self.variant)
@@ -230,6 +206,67 @@ impl WithPosition for Batch<'_> {
             );
         }
         Ok(suite)
+    }
+}
+
+impl Args {
+    /// The study's first `count` openings for `rules`, and the description of the balanced suite
+    /// they come from, when they do (made once and kept in `DIR/openings/`).
+    fn openings<P: Position>(&self, rules: P::Rules, count: u64) -> Result<(Openings, Option<String>)> {
+        if let Some(b) = Balanced::parse(&self.openings) {
+            let (o, text) = b?.openings::<P>(rules, self.seed, count, Some(&self.dir.join("openings")))?;
+            return Ok((o, Some(text)));
+        }
+        let file = OpeningFileArgs { opening_plies: self.pgn_plies, openings_order: self.openings_order };
+        Ok((crate::openings_flags::openings_with::<P>(rules, &self.openings, self.seed, count, &file)?, None))
+    }
+
+    /// A run of `games` games with the study's seed, adjudication and clock margin.
+    fn run_config(
+        &self,
+        engines: Vec<EngineSpec>,
+        openings: Openings,
+        games: u64,
+        paired: bool,
+        shard: Shard,
+        event: &str,
+    ) -> RunConfig {
+        RunConfig {
+            seed: self.seed,
+            games,
+            threads: self.threads,
+            openings,
+            opening_filter: None,
+            paired,
+            adjudication: Adjudication {
+                max_plies: Some(self.max_plies),
+                resign: (self.resign_score > 0).then_some(ResignRule { moves: 4, score: self.resign_score }),
+                draw: None,
+            },
+            engines,
+            event: event.to_owned(),
+            shard,
+            timing: stackchess_selfplay::Timing {
+                margin: Duration::from_millis(self.time_margin),
+                ..stackchess_selfplay::Timing::default()
+            },
+        }
+    }
+
+    /// Plays (or completes, or extends) `slot`'s batch; the balanced suite's description when it
+    /// plays one.
+    fn play(&self, slot: &Slot, variants: &[Variant], evals: &[Evaluation], shard: Shard) -> Result<Option<String>> {
+        std::fs::create_dir_all(&slot.dir).with_context(|| format!("creating {}", slot.dir.display()))?;
+        let v = variants[slot.variant];
+        v.with(Batch {
+            args: self,
+            dir: &slot.dir,
+            variant: v,
+            nodes: slot.nodes,
+            games: slot.games,
+            eval: &evals[slot.variant],
+            shard,
+        })
     }
 }
 
@@ -331,19 +368,9 @@ pub fn run(a: &Args) -> Result<()> {
     let mut suites: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
     let played = loop {
         for s in &plan.slots {
-            std::fs::create_dir_all(&s.dir).with_context(|| format!("creating {}", s.dir.display()))?;
             let t = Instant::now();
             let v = variants[s.variant];
-            let suite = v.with(Batch {
-                args: a,
-                dir: &s.dir,
-                variant: v,
-                nodes: s.nodes,
-                games: s.games,
-                eval: &evals[s.variant],
-                shard,
-            })?;
-            if let Some(text) = suite {
+            if let Some(text) = a.play(s, &variants, &evals, shard)? {
                 suites.insert(v.to_string(), text);
             }
             eprintln!(

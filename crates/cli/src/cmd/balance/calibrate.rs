@@ -4,18 +4,17 @@
 //! Elo of each step and of each rung above the lowest (the steps added; their 95% half-widths
 //! added in quadrature, as for independent matches).
 
-use super::{Args, Balanced};
+use super::Args;
 use crate::common::{EngineArgs, Evaluation};
 use crate::run_flags::Ui;
 use anyhow::{Context, Result};
 use stackchess_core::{Position, Rules};
 use stackchess_search::Limits;
 use stackchess_selfplay::monitor::estimate;
-use stackchess_selfplay::{Adjudication, EngineSpec, Monitor, ResignRule, RunConfig, RunEnd, Shard, Timing};
+use stackchess_selfplay::{EngineSpec, Monitor, RunEnd, Shard};
 use stackchess_variants::{Variant, WithPosition};
 use std::fmt::Write as _;
 use std::path::Path;
-use std::time::Duration;
 
 /// One step of the ladder: `hi` nodes against `lo` nodes.
 #[derive(Clone, Debug)]
@@ -44,28 +43,9 @@ impl WithPosition for Match<'_> {
         let a = self.args;
         let config = EngineArgs::default().config_from(rules.name(), Some(self.eval))?;
         let engine = |nodes: u64| EngineSpec::builtin(&format!("n{nodes}"), config.clone(), Limits::nodes(nodes));
-        let count = a.calibrate / 2;
-        let openings = match Balanced::parse(&a.openings) {
-            Some(b) => b?.openings::<P>(rules, a.seed, count, Some(&a.dir.join("openings")))?.0,
-            None => crate::openings_flags::openings::<P>(rules, &a.openings, a.seed, count)?,
-        };
-        let cfg = RunConfig {
-            seed: a.seed,
-            games: a.calibrate,
-            threads: a.threads,
-            openings,
-            opening_filter: None,
-            paired: true,
-            adjudication: Adjudication {
-                max_plies: Some(a.max_plies),
-                resign: (a.resign_score > 0).then_some(ResignRule { moves: 4, score: a.resign_score }),
-                draw: None,
-            },
-            engines: vec![engine(self.hi), engine(self.lo)],
-            event: "stackchess balance --calibrate".into(),
-            shard: Shard::WHOLE,
-            timing: Timing { margin: Duration::from_millis(a.time_margin), ..Timing::default() },
-        };
+        let (openings, _) = a.openings::<P>(rules, a.calibrate / 2)?;
+        let engines = vec![engine(self.hi), engine(self.lo)];
+        let cfg = a.run_config(engines, openings, a.calibrate, true, Shard::WHOLE, "stackchess balance --calibrate");
         let resume = self.dir.join("manifest.json").exists();
         let mut ui = Ui::new(a.quiet, true, Monitor::new(true, None).counting(&format!("n{}", self.hi)));
         let run = crate::interrupt::run()?;

@@ -3,7 +3,7 @@
 //! ±`--precision`, their core-hours and the wall time here; `--slurm FILE` writes the array job
 //! that plays the study on a cluster (`stackchess_analysis::plan::size` does the arithmetic).
 
-use super::{Args, Batch};
+use super::Args;
 use crate::common::Evaluation;
 use anyhow::{Context, Result};
 use stackchess_analysis::plan::{size, Plan, Sizing};
@@ -22,18 +22,7 @@ pub fn run(a: &Args, variants: &[Variant], evals: &[Evaluation], rungs: &[u64]) 
     let dir = a.dir.join("plan");
     let plan = Plan::new(&dir, &names, &dir_names, rungs, true, a.pilot_games);
     for s in &plan.slots {
-        std::fs::create_dir_all(&s.dir).with_context(|| format!("creating {}", s.dir.display()))?;
-        let v = variants[s.variant];
-        let batch = Batch {
-            args: a,
-            dir: &s.dir,
-            variant: v,
-            nodes: s.nodes,
-            games: s.games,
-            eval: &evals[s.variant],
-            shard: Shard::WHOLE,
-        };
-        v.with(batch)?;
+        a.play(s, variants, evals, Shard::WHOLE)?;
     }
     let ladder = plan.ladder()?;
     let mut sizings = Vec::new();
