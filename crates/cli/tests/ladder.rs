@@ -156,3 +156,61 @@ fn calibrate_measures_each_step_of_the_ladder_by_a_match() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("a --ladder of two or more rungs"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `--calibrate N --anchor SPEC`: the lowest rung also plays an external engine (here
+/// `stackchess engine` itself, rated 1000 by `--anchor-elo`), and every rung's Elo is the
+/// anchor's rating plus that match's Elo plus the steps; the report draws the metrics against it.
+#[test]
+fn an_anchor_places_the_rungs_on_its_rating_scale() {
+    let dir = tmp("anchor");
+    let bin = assert_cmd::cargo::cargo_bin("stackchess");
+    let spec = format!("name=self,cmd={},arg=engine,nodes=20", bin.display());
+    let out = Command::cargo_bin("stackchess")
+        .unwrap()
+        .args(["balance", "--variants", "fide", "--ladder", "20,40", "--games", "2", "--max-plies", "30"])
+        .args(["--calibrate", "4", "--anchor", &spec, "--anchor-elo", "1000", "--no-pieces", "--no-plies", "-q"])
+        .arg("--dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("Elo on the scale of self (rated 1000)"), "{stdout}");
+    let elo_of = |sub: &str, a: &str| {
+        let records = stackchess_selfplay::read_records(&dir.join("calibration/fide").join(sub).join("games.csv"));
+        let mut t = stackchess_selfplay::Tally::of(true, a);
+        for r in &records.unwrap() {
+            t.add(r);
+        }
+        assert_eq!(t.games, 4, "{sub}");
+        stackchess_selfplay::monitor::estimate(&t).unwrap().elo
+    };
+    let rows: Vec<Vec<&str>> =
+        stdout.lines().filter(|l| l.starts_with("fide ")).map(|l| l.split_whitespace().collect()).collect();
+    let anchor = rows.iter().find(|r| r[1..3] == ["20", "vs"]).unwrap_or_else(|| panic!("{stdout}"));
+    let (a, step) = (elo_of("20-vs-self", "n20"), elo_of("40-vs-20", "n40"));
+    assert_eq!(anchor[8], format!("{:+.1}", 1000.0 + a), "{anchor:?}");
+    let above = rows.iter().find(|r| r[1] == "20→40").unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(above[6], format!("{:+.1}", 1000.0 + a + step), "{above:?}");
+    let report = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert_eq!(report.matches("against Elo</title>").count(), 3);
+    for (bad, says) in [
+        ("name=b,nodes=20".to_owned(), "give an external engine"),
+        (format!("name=self,cmd={}", bin.display()), "--anchor-elo"),
+    ] {
+        let refused = Command::cargo_bin("stackchess")
+            .unwrap()
+            .args(["balance", "--variants", "fide", "--ladder", "20,40", "--games", "2", "--calibrate", "4"])
+            .args(["--anchor", &bad, "-q", "--dir"])
+            .arg(tmp("anchor-refused"))
+            .output()
+            .unwrap();
+        assert!(!refused.status.success());
+        assert!(
+            String::from_utf8_lossy(&refused.stderr).contains(says),
+            "{bad}: {}",
+            String::from_utf8_lossy(&refused.stderr)
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

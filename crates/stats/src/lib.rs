@@ -9,6 +9,8 @@
 //! - [`logistic`]: weighted logistic regression with fractional responses (Newton's method).
 //! - [`ratings`]: maximum-likelihood ratings of N players from a results table (as Ordo and
 //!   `BayesElo` do), with intervals.
+//! - [`trend`]: a weighted straight-line fit through estimates with their errors (a metric
+//!   against the log of the budget), its slope's interval and predictions marked when extrapolated.
 //!
 //! Every variance is the maximum-likelihood one (divided by the count), as in cutechess-cli and
 //! fastchess; intervals are two-sided at the level given by `z` ([`Z95`] for 95%).
@@ -19,6 +21,7 @@ pub mod logistic;
 pub mod normal;
 pub mod ratings;
 pub mod sprt;
+pub mod trend;
 
 pub use elo::{elo_to_score, score_to_elo, EloEstimate, Penta, Wdl};
 pub use interval::{
@@ -28,3 +31,4 @@ pub use interval::{
 pub use normal::{erfc, normal_cdf, Z95};
 pub use ratings::{fit_ratings, Anchor, DrawModel, RatingFit, RatingInterval, Results};
 pub use sprt::{Sprt, SprtDecision, SprtModel};
+pub use trend::{fit_line, Line, Point, Prediction};

@@ -121,6 +121,14 @@ pub struct Args {
     /// pair of neighbouring rungs (the table of Elo steps follows the results).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub calibrate: u64,
+    /// With --calibrate: the lowest rung also plays this engine (an --engine spec, e.g.
+    /// `name=sf,cmd=/usr/games/stockfish,option.UCI_LimitStrength=true,option.UCI_Elo=1500,tc=10+0.1`),
+    /// and every rung is placed on its rating scale.
+    #[arg(long, value_name = "SPEC", requires = "calibrate")]
+    pub anchor: Option<String>,
+    /// The anchor's rating (by default its `option.UCI_Elo`).
+    #[arg(long, value_name = "ELO", requires = "anchor")]
+    pub anchor_elo: Option<f64>,
     /// With --plan: write the Kubernetes Indexed Job that plays the planned study to FILE.
     #[arg(long, value_name = "FILE", requires = "plan")]
     pub k8s: Option<PathBuf>,
@@ -352,6 +360,8 @@ pub fn run(a: &Args) -> Result<()> {
             a.calibrate
         );
     }
+    // A bad --anchor is refused before any game is played.
+    calibrate::anchor(a)?;
     if a.plan {
         if !shard.is_whole() {
             bail!("--plan plays its pilots whole: it cannot go with --shard {shard}");
@@ -404,7 +414,7 @@ pub fn run(a: &Args) -> Result<()> {
     warn_skipped(&analysis);
     let mut shown: Vec<Table> = vec![analysis.tables[0].clone()];
     let mut comparisons = Vec::new();
-    let ladder = if a.ladder.is_empty() {
+    let mut ladder = if a.ladder.is_empty() {
         let first = load(std::slice::from_ref(&dirs[0]))?;
         let no_extras = Options { pieces: None, opening_plies: vec![], plies: None };
         for other in dirs.iter().skip(1) {
@@ -426,8 +436,9 @@ pub fn run(a: &Args) -> Result<()> {
     shown.extend(analysis.tables.iter().filter(|t| matches!(t.name, "pieces" | "comebacks")).cloned());
     print!("{}", render(&shown, a.output.format())?);
     if a.calibrate > 0 {
-        let lines = calibrate::run(a, &variants, &evals, &rungs)?;
-        println!("\n{}", lines.join("\n"));
+        let c = calibrate::run(a, &variants, &evals, &rungs)?;
+        println!("\n{}", c.lines.join("\n"));
+        ladder = ladder.map(|l| l.with_strength(c.strength, &c.scale));
     }
     if let Some(path) = &a.output.out {
         let files = write_all(&analysis.tables, path)?;

@@ -1,17 +1,21 @@
 //! Balance against strength: the same variants played at several node budgets (rungs), their
 //! White score, draw rate and game length per rung with 95% intervals, the differences between
 //! the first variant and each other one per rung, and whether each difference keeps its sign
-//! from rung to rung. Charts: one per metric, strength across, a line per variant with its
-//! interval band.
+//! from rung to rung; each metric's trend against the log of the budget ([`trend`]); and, when
+//! the rungs' strength was measured (`balance --calibrate`), the metrics against Elo. Charts
+//! ([`chart`]): one per metric, strength across, a line per variant with its interval band.
+
+mod chart;
+pub mod trend;
 
 use crate::compare::{compare, Metric};
 use crate::load::GameRow;
 use crate::summary::SideStats;
-use crate::svg::{esc, PALETTE};
 use crate::table::Table;
 use crate::Result;
+use chart::{lines, Axis, Series};
 use polars::prelude::*;
-use std::fmt::Write as _;
+pub use trend::Trend;
 
 /// The metrics of a ladder, as named in comparisons.
 pub const METRICS: [&str; 3] = ["white_score", "draw_rate", "plies_mean"];
@@ -89,6 +93,23 @@ pub struct Ladder {
     pub diffs: Vec<Diff>,
     /// One per other variant and metric.
     pub signs: Vec<Sign>,
+    /// One per variant and metric, with two rungs or more.
+    pub trends: Vec<Trend>,
+    /// The rungs' measured strength, if measured ([`Ladder::with_strength`]).
+    pub strength: Vec<Strength>,
+    /// What the strength is measured against (e.g. "Elo above 500 nodes").
+    pub strength_scale: String,
+}
+
+/// A rung's measured strength: its Elo on the ladder's scale, with its 95% interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Strength {
+    /// Variant name.
+    pub variant: String,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Elo, low and high ends of its 95% interval.
+    pub elo: (f64, f64, f64),
 }
 
 fn triple(m: &(f64, Option<crate::stats::Interval>)) -> (f64, f64, f64) {
@@ -166,7 +187,23 @@ impl Ladder {
                 });
             }
         }
-        Ladder { rungs, variants, cells, diffs, signs }
+        let trends = trend::trends(&cells, &variants);
+        Ladder { rungs, variants, cells, diffs, signs, trends, strength: Vec::new(), strength_scale: String::new() }
+    }
+
+    /// The ladder with its rungs' measured strength on `scale` (the report then also draws each
+    /// metric against it).
+    #[must_use]
+    pub fn with_strength(mut self, strength: Vec<Strength>, scale: &str) -> Ladder {
+        self.strength = strength;
+        scale.clone_into(&mut self.strength_scale);
+        self
+    }
+
+    /// Twice the top rung: where the trend table extrapolates to.
+    #[must_use]
+    pub fn beyond(&self) -> u64 {
+        self.rungs.last().map_or(0, |n| n.saturating_mul(2))
     }
 
     /// The widest half-width of a White-score interval over the cells (`--precision` stops when
@@ -180,7 +217,8 @@ impl Ladder {
     }
 
     /// The tables: `ladder` (one row per variant and rung), `ladder_diff` (per other variant, rung
-    /// and metric) and `ladder_sign` (per other variant and metric).
+    /// and metric), `ladder_sign` (per other variant and metric) and, with two rungs or more,
+    /// `ladder_trend` (per variant and metric).
     ///
     /// # Errors
     /// A polars error.
@@ -253,7 +291,7 @@ impl Ladder {
                 s.iter().map(|x| if x.significant_everywhere { "yes" } else { "no" }).collect::<Vec<_>>(),
             ),
         ])?;
-        Ok(vec![
+        let mut tables = vec![
             cells,
             Table::new("ladder_diff", "Differences per strength (A − B, 95% intervals, two-sided z-tests)", diffs),
             Table::new(
@@ -261,139 +299,67 @@ impl Ladder {
                 format!("Does each difference keep its sign across the rungs ({rungs} nodes)?"),
                 signs,
             ),
-        ])
+        ];
+        if !self.trends.is_empty() {
+            tables.push(trend::table(&self.trends, self.beyond())?);
+        }
+        Ok(tables)
     }
 
-    /// The report section: one chart per metric, strength across (log scale), a line per variant
-    /// with its 95% band.
+    /// The report section: one chart per metric, strength across (the budget on a log scale, each
+    /// variant's trend dashed and continued to twice the top rung as a marked extrapolation), a
+    /// line per variant with its 95% band; with measured strength, the same charts against Elo.
     #[must_use]
     pub fn html(&self) -> String {
         let titles = ["White's score", "Draw rate", "Game length (plies)"];
+        let reference = |k: usize| if k == 0 { Some(0.5) } else { None };
         let mut s = String::from("<h2>Against strength</h2><div class=\"charts\">");
+        let extend = (self.rungs.len() >= 2).then(|| self.beyond());
+        let axis = Axis::nodes(&self.rungs, extend);
         for (k, title) in titles.iter().enumerate() {
             let series: Vec<Series> = self
                 .variants
                 .iter()
                 .map(|v| Series {
                     name: v.clone(),
-                    points: self.cells.iter().filter(|c| &c.variant == v).map(|c| (c.nodes, c.values[k])).collect(),
+                    points: self.cells_of(v).map(|c| (chart::log2(c.nodes), c.values[k])).collect(),
+                    trend: self.trends.iter().find(|t| &t.variant == v && t.metric == METRICS[k]).map(|t| t.line),
                 })
                 .collect();
-            s.push_str(&lines(title, &series, if k == 0 { Some(0.5) } else { None }));
+            s.push_str(&lines(&format!("{title} against the budget"), &series, &axis, reference(k)));
         }
         s.push_str("</div>");
+        if !self.strength.is_empty() {
+            let elos: Vec<f64> = self.strength.iter().map(|x| x.elo.0).collect();
+            let axis = Axis::elo(&self.strength_scale, &elos);
+            s.push_str("<div class=\"charts\">");
+            for (k, title) in titles.iter().enumerate() {
+                let series: Vec<Series> = self
+                    .variants
+                    .iter()
+                    .map(|v| Series {
+                        name: v.clone(),
+                        points: self
+                            .cells_of(v)
+                            .filter_map(|c| self.elo_of(v, c.nodes).map(|e| (e, c.values[k])))
+                            .collect(),
+                        trend: None,
+                    })
+                    .collect();
+                s.push_str(&lines(&format!("{title} against Elo"), &series, &axis, reference(k)));
+            }
+            s.push_str("</div>");
+        }
         s
     }
-}
 
-/// One line of a chart: `(nodes, (value, lo, hi))` points.
-struct Series {
-    name: String,
-    points: Vec<(u64, (f64, f64, f64))>,
-}
+    fn cells_of<'a>(&'a self, variant: &'a str) -> impl Iterator<Item = &'a Cell> + 'a {
+        self.cells.iter().filter(move |c| c.variant == variant)
+    }
 
-/// A line chart: x the node budget (log scale), a line and a band per series, a legend.
-fn lines(title: &str, series: &[Series], reference: Option<f64>) -> String {
-    let legend_rows = series.len().div_ceil(3) as f64;
-    let (w, h) = (380.0, 256.0 + 16.0 * legend_rows);
-    let (left, right, top, bottom) = (52.0, 24.0, 28.0, 206.0);
-    let xs: Vec<f64> = series.iter().flat_map(|s| s.points.iter().map(|p| (p.0.max(1) as f64).ln())).collect();
-    let ys: Vec<f64> = series
-        .iter()
-        .flat_map(|s| s.points.iter().flat_map(|p| [p.1 .0, p.1 .1, p.1 .2]))
-        .chain(reference)
-        .filter(|v| v.is_finite())
-        .collect();
-    let (x0, x1) =
-        (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
-    let (mut y0, mut y1) =
-        (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
-    if !(y0.is_finite() && y1.is_finite()) {
-        (y0, y1) = (0.0, 1.0);
+    fn elo_of(&self, variant: &str, nodes: u64) -> Option<f64> {
+        self.strength.iter().find(|x| x.variant == variant && x.nodes == nodes).map(|x| x.elo.0)
     }
-    let pad = ((y1 - y0) * 0.08).max(1e-6);
-    (y0, y1) = (y0 - pad, y1 + pad);
-    let xof =
-        |x: f64| if x1 > x0 { left + (w - left - right) * (x - x0) / (x1 - x0) } else { (left + w - right) / 2.0 };
-    let yof = |y: f64| bottom - (bottom - top) * (y - y0) / (y1 - y0);
-    let mut s = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img"><title>{}</title>"#,
-        esc(title)
-    );
-    let _ = write!(s, r#"<text x="0" y="16" class="ttl">{} against strength</text>"#, esc(title));
-    let _ = write!(s, r##"<line x1="{left}" y1="{bottom}" x2="{}" y2="{bottom}" stroke="#333"/>"##, w - right);
-    let _ = write!(s, r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>"##);
-    let ticks = crate::svg::nice_ticks(y0, y1);
-    let step = if ticks.len() > 1 { ticks[1] - ticks[0] } else { 1.0 };
-    for v in &ticks {
-        let y = yof(*v);
-        let _ = write!(s, r##"<line x1="{left}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#eee"/>"##, w - right);
-        let _ = write!(
-            s,
-            r#"<text x="{}" y="{:.1}" text-anchor="end" class="lbl">{}</text>"#,
-            left - 4.0,
-            y + 4.0,
-            crate::svg::tick(*v, step)
-        );
-    }
-    let mut rungs: Vec<u64> = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).collect();
-    rungs.sort_unstable();
-    rungs.dedup();
-    for n in &rungs {
-        let x = xof(((*n).max(1) as f64).ln());
-        let _ = write!(s, r##"<line x1="{x:.1}" y1="{bottom}" x2="{x:.1}" y2="{}" stroke="#333"/>"##, bottom + 4.0);
-        let _ = write!(s, r#"<text x="{x:.1}" y="{}" text-anchor="middle" class="lbl">{n}</text>"#, bottom + 16.0);
-    }
-    let _ = write!(
-        s,
-        r#"<text x="{}" y="{}" text-anchor="middle" class="lbl">nodes per move</text>"#,
-        (left + w - right) / 2.0,
-        bottom + 30.0
-    );
-    if let Some(r) = reference {
-        let y = yof(r);
-        let _ = write!(
-            s,
-            r##"<line x1="{left}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#999" stroke-dasharray="4 3"/>"##,
-            w - right
-        );
-    }
-    for (i, se) in series.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
-        let pts: Vec<(f64, (f64, f64, f64))> = se.points.iter().map(|p| (xof((p.0.max(1) as f64).ln()), p.1)).collect();
-        let band: Vec<String> = pts
-            .iter()
-            .filter(|p| p.1 .1.is_finite())
-            .map(|p| format!("{:.1},{:.1}", p.0, yof(p.1 .2)))
-            .chain(pts.iter().rev().filter(|p| p.1 .1.is_finite()).map(|p| format!("{:.1},{:.1}", p.0, yof(p.1 .1))))
-            .collect();
-        if band.len() >= 2 {
-            let _ = write!(
-                s,
-                r#"<polygon class="band" points="{}" fill="{colour}" fill-opacity="0.18" stroke="none"/>"#,
-                band.join(" ")
-            );
-        }
-        let line: Vec<String> = pts.iter().map(|p| format!("{:.1},{:.1}", p.0, yof(p.1 .0))).collect();
-        let _ = write!(
-            s,
-            r#"<polyline class="line" points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
-            line.join(" ")
-        );
-        for (x, (v, lo, hi)) in &pts {
-            let _ = write!(
-                s,
-                r##"<circle class="dot" cx="{x:.1}" cy="{:.1}" r="3.5" fill="{colour}" stroke="#333"><title>{}: {v:.3} [{lo:.3}, {hi:.3}]</title></circle>"##,
-                yof(*v),
-                esc(&se.name)
-            );
-        }
-        let (lx, ly) = (left + 110.0 * (i % 3) as f64, bottom + 48.0 + 16.0 * (i / 3) as f64);
-        let _ = write!(s, r#"<rect x="{lx:.1}" y="{:.1}" width="10" height="10" fill="{colour}"/>"#, ly - 9.0);
-        let _ = write!(s, r#"<text x="{:.1}" y="{ly:.1}" class="lbl">{}</text>"#, lx + 14.0, esc(&se.name));
-    }
-    s.push_str("</svg>");
-    s
 }
 
 /// `html` with `section` inserted before the footer of the page (or its end).
@@ -468,5 +434,91 @@ pub(crate) mod tests {
         assert_eq!(html.matches(r#"class="line""#).count(), 6);
         assert_eq!(html.matches(r#"class="band""#).count(), 6);
         assert_eq!(insert_section("<body>a<footer>f</footer></body>", "S"), "<body>aS<footer>f</footer></body>");
+    }
+
+    /// Games at `n` nodes drawn with probability `0.15 + 0.04·log2(n/1000)`, the rest won by
+    /// White 60% of the time, from a fixed generator: `pairs` colour-swapped pairs.
+    fn simulated(variant: &str, n: u64, pairs: i64, state: &mut u64) -> Vec<GameRow> {
+        let draw = 0.15 + 0.04 * (n as f64 / 1000.0).log2();
+        let mut uniform = || {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            (*state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        (0..2 * pairs)
+            .map(|i| {
+                let u = uniform();
+                let points = if u < draw {
+                    0.5
+                } else if uniform() < 0.6 {
+                    1.0
+                } else {
+                    0.0
+                };
+                game(variant, &format!("{variant}{n}"), i / 2, points, 60 + i % 11)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_trend_recovers_a_known_slope_per_doubling_and_marks_its_extrapolation() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let rungs = [1000u64, 2000, 4000, 8000, 16000];
+        let sets: Vec<Rung> =
+            rungs.iter().map(|&n| (n, vec![("m".to_owned(), simulated("m", n, 300, &mut state))])).collect();
+        let l = Ladder::new(&sets);
+        let draw = l.trends.iter().find(|t| t.metric == "draw_rate").unwrap();
+        let (slope, lo, hi) = draw.per_doubling();
+        assert!(lo <= 0.04 && 0.04 <= hi && hi - lo < 0.03, "draw rate per doubling {slope} [{lo}, {hi}]");
+        // White's score moves by 0.04·(0.5 − 0.6) a doubling.
+        let (_, lo, hi) = l.trends.iter().find(|t| t.metric == "white_score").unwrap().per_doubling();
+        assert!(lo <= -0.004 && -0.004 <= hi, "[{lo}, {hi}]");
+        assert_eq!(l.trends.len(), METRICS.len());
+        let at = draw.at(l.beyond());
+        assert!(at.extrapolated && !draw.at(4000).extrapolated);
+        assert!((at.value - (0.15 + 0.04 * 5.0)).abs() < 3.0 * (at.hi - at.lo), "{at:?}");
+        let tables = l.tables().unwrap();
+        let trend = tables.iter().find(|t| t.name == "ladder_trend").unwrap();
+        assert_eq!(trend.df.height(), METRICS.len());
+        let marks = trend.df.column("extrapolated").unwrap().str().unwrap();
+        assert!(marks.iter().all(|m| m == Some("yes")));
+        let html = l.html();
+        assert_eq!(html.matches(r#"class="trend""#).count(), 3);
+        assert_eq!(html.matches(r#"class="trend extrapolated""#).count(), 3);
+        assert!(html.contains("32000?"), "the extrapolated budget is marked on the axis");
+    }
+
+    #[test]
+    fn measured_strength_draws_the_metrics_against_elo_too() {
+        let mut state = 7u64;
+        let sets: Vec<Rung> = [500u64, 1000]
+            .iter()
+            .map(|&n| {
+                (
+                    n,
+                    vec![
+                        ("m".to_owned(), simulated("m", n, 20, &mut state)),
+                        ("t".to_owned(), simulated("t", n, 20, &mut state)),
+                    ],
+                )
+            })
+            .collect();
+        let plain = Ladder::new(&sets);
+        assert_eq!(plain.html().matches("<svg").count(), 3);
+        let strength = ["m", "t"]
+            .iter()
+            .flat_map(|v| {
+                [(500, 0.0), (1000, 290.0)].map(|(nodes, elo)| Strength {
+                    variant: (*v).into(),
+                    nodes,
+                    elo: (elo, elo - 40.0, elo + 40.0),
+                })
+            })
+            .collect();
+        let html = plain.with_strength(strength, "Elo above 500 nodes").html();
+        assert_eq!(html.matches("<svg").count(), 6);
+        assert_eq!(html.matches("against Elo</title>").count(), 3);
+        assert!(html.contains("Elo above 500 nodes") && html.contains(">250<"), "the Elo axis and its ticks");
     }
 }
