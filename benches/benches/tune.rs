@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use stackchess_search::EvalParams;
-use stackchess_tune::rows::synthetic;
+use stackchess_tune::synthetic::synthetic;
 use stackchess_tune::{fit, FitOptions};
 use std::hint::black_box;
 

@@ -8,7 +8,7 @@ use crate::sink::Sink;
 use crate::tables::TransferTables;
 use crate::Board;
 use stackchess_core::{Color, MoveKind, Role};
-use stackchess_geometry::{Bitboard, Cell, Dir, GroupSet};
+use stackchess_geometry::{ride_plane, Bitboard, Cell, GroupSet};
 
 /// The number of the king's targets on one level from which they are tested against one map of
 /// the level's attacked cells rather than one by one (measured: 2 is faster than 1, 3, 4 or 6 in
@@ -39,27 +39,6 @@ fn for_adjacent<const L: usize>(l: usize, mut f: impl FnMut(usize)) {
     if l + 1 < L {
         f(l + 1);
     }
-}
-
-/// The plane cells a planar rider on square `sq` reaches along `d`, through empty cells of `occ`.
-pub(crate) fn ride_plane(sq: usize, d: Dir, range: u8, occ: u64) -> u64 {
-    let mut out = 0u64;
-    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-    let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
-    for _ in 0..range {
-        f += i32::from(d.df);
-        r += i32::from(d.dr);
-        if !(0..8).contains(&f) || !(0..8).contains(&r) {
-            break;
-        }
-        #[allow(clippy::cast_sign_loss)]
-        let bit = 1u64 << (r * 8 + f) as u32;
-        out |= bit;
-        if occ & bit != 0 {
-            break;
-        }
-    }
-    out
 }
 
 impl TransferTables {

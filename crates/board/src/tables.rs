@@ -513,7 +513,7 @@ fn transfer_tables(rules: &RuleSet) -> TransferTables {
     // The slides on an empty level, cut to the range; the leaps; the rides on an empty level.
     let reach = std::array::from_fn(|i| {
         std::array::from_fn(|s| {
-            let ride = riders[i].iter().fold(0, |b, &(d, range)| b | crate::general::ride_plane(s, d, range, 0));
+            let ride = riders[i].iter().fold(0, |b, &(d, range)| b | stackchess_geometry::ride_plane(s, d, range, 0));
             leaps[i][s] | orth_reach[i][s] & rook_plane(s, 0) | diag_reach[i][s] & bishop_plane(s, 0) | ride
         })
     });

@@ -160,6 +160,28 @@ pub fn knight_leaps() -> Vec<Dir> {
     v
 }
 
+/// The plane cells a planar rider on square `sq` reaches along `d`, through empty cells of `occ`.
+#[must_use]
+pub fn ride_plane(sq: usize, d: Dir, range: u8, occ: u64) -> u64 {
+    let mut out = 0u64;
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
+    for _ in 0..range {
+        f += i32::from(d.df);
+        r += i32::from(d.dr);
+        if !(0..8).contains(&f) || !(0..8).contains(&r) {
+            break;
+        }
+        #[allow(clippy::cast_sign_loss)]
+        let bit = 1u64 << (r * 8 + f) as u32;
+        out |= bit;
+        if occ & bit != 0 {
+            break;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ mod table;
 
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, ParseCellError, MAX_LEVELS};
-pub use dir::{king_dirs, knight_leaps, Dir, DirGroup, GroupSet};
+pub use dir::{king_dirs, knight_leaps, ride_plane, Dir, DirGroup, GroupSet};
 pub use magic::{bishop_plane, rook_plane};
 pub use rays::Rays;
 pub use shift::Shift;

@@ -2,7 +2,7 @@
 //! the pieces a move changes.
 
 use crate::features::Features;
-use crate::net::Net;
+use crate::net::{Net, QA, QB, SCALE};
 use stackchess_core::{CellSet, Color, Piece, Position, Role};
 
 /// The first layer's sums: White's side's `hidden` neurons, then Black's.
@@ -75,4 +75,41 @@ impl Accumulator {
             });
         }
     }
+}
+
+/// The net read through an accumulator: a position's accumulator from scratch, and the
+/// evaluation from one (here, beside the accumulator, so that the net's own file needs none).
+impl Net {
+    /// The evaluation in centipawns for the side to move, from the accumulator (`white_to_move`
+    /// says which of its halves is the mover's).
+    #[must_use]
+    pub fn evaluate(&self, acc: &Accumulator, white_to_move: bool) -> i32 {
+        let (white, black) = acc.v.split_at(self.hidden);
+        let (us, them) = if white_to_move { (white, black) } else { (black, white) };
+        let (w_us, w_them) = self.w2.split_at(self.hidden);
+        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
+        let out = sum / i64::from(QA) + i64::from(self.b2);
+        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The accumulator of `pos` from scratch.
+    #[must_use]
+    pub fn refresh<P: stackchess_core::Position>(&self, features: &Features, pos: &P) -> Accumulator {
+        let mut acc = Accumulator::new(self);
+        features.active(pos, |w, b| acc.add(self, w, b));
+        acc
+    }
+}
+
+/// `Σ clamp(a, 0, QA)² · w`: each product first as `clamp · w` (at most 255 · 32767, in i32), then
+/// times `clamp` and summed in i64.
+#[inline]
+fn screlu_dot(a: &[i16], w: &[i16]) -> i64 {
+    a.iter()
+        .zip(w)
+        .map(|(&a, &w)| {
+            let c = i32::from(a).clamp(0, QA);
+            i64::from(c * i32::from(w)) * i64::from(c)
+        })
+        .sum()
 }

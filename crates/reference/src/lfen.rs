@@ -2,7 +2,7 @@
 //! rule set's LFEN is plain FEN (cells written without the level; the level-prefixed form is
 //! accepted on input).
 
-use crate::board::{Cell, Color, Kind, Piece, Position};
+use crate::board::{parse_level, Cell, Color, Kind, Piece, Position};
 use crate::movegen::king_attacked;
 use crate::rules::{right_color, Rules};
 
@@ -46,37 +46,6 @@ pub fn write_cell(levels: i32, c: Cell) -> String {
     } else {
         s
     }
-}
-
-/// One level's FEN placement (ranks 8 down to 1 joined by `/`) on level `z` (0-based).
-pub fn parse_level(s: &str, z: i32) -> Result<Vec<(Cell, Piece)>, String> {
-    let ranks: Vec<&str> = s.split('/').collect();
-    if ranks.len() != 8 {
-        return Err(format!("{s:?} needs 8 ranks joined by '/', got {}", ranks.len()));
-    }
-    let mut out = Vec::new();
-    for (y, rank) in (0..8).rev().zip(ranks) {
-        let mut x = 0;
-        for ch in rank.chars() {
-            if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
-                x += d as i32;
-            } else if let Some(p) = Piece::from_char(ch) {
-                if x < 8 {
-                    out.push((Cell::new(x, y, z), p));
-                }
-                x += 1;
-            } else {
-                return Err(format!("bad character {ch:?} in rank {}", y + 1));
-            }
-            if x > 8 {
-                return Err(format!("rank {} has more than 8 cells", y + 1));
-            }
-        }
-        if x != 8 {
-            return Err(format!("rank {} has {x} cells, not 8", y + 1));
-        }
-    }
-    Ok(out)
 }
 
 /// Reads an LFEN and checks it against the rules of RULES.md §4 and the rule set.

@@ -20,6 +20,7 @@
 mod board;
 mod lfen;
 mod movegen;
+mod rule_file;
 mod rules;
 #[cfg(test)]
 mod tests;
@@ -43,7 +44,7 @@ impl Reference {
     /// Bad TOML or any refusal of the doc's "Validation" section, naming the key (and the line
     /// where the file gives it).
     pub fn from_toml(text: &str, base: &dyn Fn(&str) -> Option<String>) -> Result<Reference, String> {
-        Ok(Reference { rules: rules::read(text, base, true)? })
+        Ok(Reference { rules: rule_file::read(text, base, true)? })
     }
 
     /// A built-in rule set: "malka", "traditional", "fide" or "air-attack".
@@ -51,10 +52,10 @@ impl Reference {
     /// # Errors
     /// An unknown name.
     pub fn builtin(name: &str) -> Result<Reference, String> {
-        let text = rules::builtin_text(name)
+        let text = rule_file::builtin_text(name)
             .ok_or_else(|| format!("unknown variant {name:?} (expected malka, traditional, fide or air-attack)"))?;
-        let base = |n: &str| rules::builtin_text(n).map(str::to_string);
-        Ok(Reference { rules: rules::read(text, &base, false)? })
+        let base = |n: &str| rule_file::builtin_text(n).map(str::to_string);
+        Ok(Reference { rules: rule_file::read(text, &base, false)? })
     }
 
     /// The rule set's name.

@@ -18,15 +18,17 @@ mod params;
 mod score;
 mod searcher;
 mod see;
+mod state;
 mod tt;
 pub mod uci;
 
 pub use bench::Bench;
 pub use config::{SearchConfig, Switch, Switches};
-pub use engine::{Engine, Request};
+pub use engine::Engine;
 pub use epd::{parse_epd, EpdCase, EpdError};
 pub use eval::{evaluate, EvalChoice, Evaluation, NetFile, Trace};
 pub use limits::{Clock, Limits, TimeBounds};
 pub use margins::{at as margin, Margin, Margins, MARGINS};
 pub use params::{t as term, EvalParams, Legacy, ParamError, SingleDef, TermDef, SINGLES, TERMS};
 pub use score::{Report, Score};
+pub use state::Request;

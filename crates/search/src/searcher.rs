@@ -2,11 +2,11 @@
 //! windows, `MultiPV` at the root, null-move pruning, late move reductions, check extension and a
 //! quiescence search.
 
-use crate::engine::{Request, Shared, Worker};
 use crate::eval::{Eval, Stack};
 use crate::limits::TimeBounds;
 use crate::score::{INF, MATE, MATE_BOUND};
 use crate::see::see;
+use crate::state::{Request, Shared, Worker, MAX_PLY};
 use crate::tt::Bound;
 use crate::{margin, Limits, Report, Score, SearchConfig, Switches};
 use stackchess_core::{Move, MoveList, Position, Role, StalemateValue};
@@ -14,8 +14,6 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Deepest ply the tree may reach (quiescence included).
-pub(crate) const MAX_PLY: usize = 128;
 /// What the king counts as when it captures (SEE, ordering).
 const KING_VALUE: i32 = 2_000;
 /// Deepest iteration: a safety cap that no search reaches (the tree stops at [`MAX_PLY`]).

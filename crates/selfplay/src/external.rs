@@ -12,7 +12,7 @@
 //! move that is not legal fails its move ([`Failure`]); the process is then ended, and started
 //! afresh for the next game.
 
-use crate::player::{Failure, Thought};
+use crate::turn::{Failure, Thought};
 use stackchess_core::{parse_coord, Position};
 use stackchess_search::Score;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -9,6 +9,7 @@
 
 pub mod adjudication;
 pub mod clock;
+pub mod engine;
 mod error;
 pub mod external;
 pub mod game;
@@ -28,20 +29,21 @@ pub mod stats;
 pub mod suite;
 pub mod swap;
 pub mod tournament;
+pub mod turn;
 
 /// The record formats (re-exported: selfplay writes through them).
 pub use stackchess_records as records;
 
 pub use adjudication::{Adjudication, Adjudicator, DrawRule, Ending, ResignRule};
 pub use clock::{TimeControl, DEFAULT_TIME_MARGIN};
+pub use engine::EngineSpec;
 pub use error::Error;
 pub use external::ExternalSpec;
-pub use game::EngineSpec;
 pub use manifest::{Manifest, RunSettings};
 pub use merge::{merge, Merged};
 pub use monitor::Monitor;
 pub use openings::{Opening, Openings};
-pub use player::{Failure, Player};
+pub use player::Player;
 pub use replay::replay;
 pub use run::{
     run, GamePlayer, NoProgress, OpeningFilter, Progress, RunConfig, RunEnd, Summary, Timing, DEFAULT_STALL_TIMEOUT,
@@ -50,6 +52,7 @@ pub use shard::Shard;
 pub use stackchess_records::{GameRecord, GamesFile, PliesFile, PlyRecord, Recovered, Version};
 pub use stats::Tally;
 pub use swap::{colour_swapped, colour_swapped_line};
+pub use turn::Failure;
 
 /// Reads every record of a `games.csv` (either schema version) without changing it.
 ///

@@ -2,8 +2,9 @@
 //! `games.pgn`, `plies.csv` and `games.csv` as they finish, resumable after an interruption.
 
 use crate::clock::DEFAULT_TIME_MARGIN;
+use crate::engine::{describe_limits, EngineSpec};
 use crate::external::External;
-use crate::game::{describe_limits, play, EngineSpec, Played, Setup};
+use crate::game::{play, Played, Setup};
 use crate::manifest::{now_utc, EngineEntry, Manifest, RunSettings, Session};
 use crate::pgn::{self, PgnFile};
 use crate::player::Player;

@@ -17,6 +17,7 @@ mod pipeline;
 pub mod rows;
 pub mod spsa;
 pub mod spsa_games;
+pub mod synthetic;
 
 pub use cache::Cache;
 pub use fit::{best_k, fit, loss, Fit, FitError, FitOptions};

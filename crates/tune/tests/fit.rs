@@ -3,7 +3,7 @@
 //! bounds do what they say, and a fit is deterministic and independent of the thread count.
 
 use stackchess_search::{term, EvalParams, TERMS};
-use stackchess_tune::rows::synthetic;
+use stackchess_tune::synthetic::synthetic;
 use stackchess_tune::{fit, FitOptions};
 
 /// The model the targets come from: every term away from the defaults, middlegame and endgame apart.

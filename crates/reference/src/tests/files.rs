@@ -53,7 +53,7 @@ fn builtins_reproduce_golden_perft() {
 }
 
 fn builtin_base(name: &str) -> Option<String> {
-    rules::builtin_text(name).map(str::to_string)
+    rule_file::builtin_text(name).map(str::to_string)
 }
 
 /// Every example rule file loads (bases from the built-ins) and its start position has legal

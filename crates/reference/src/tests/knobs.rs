@@ -6,7 +6,7 @@ use super::*;
 /// A rule file `name = "test"`, `base = base`, then `body` (top-level keys first, then tables).
 fn file(base: &str, body: &str) -> Reference {
     let text = format!("name = \"test\"\nbase = \"{base}\"\n{body}");
-    Reference::from_toml(&text, &|n| rules::builtin_text(n).map(str::to_string))
+    Reference::from_toml(&text, &|n| rule_file::builtin_text(n).map(str::to_string))
         .unwrap_or_else(|e| panic!("{e}\n--- file:\n{text}"))
 }
 

@@ -4,7 +4,7 @@
 use super::*;
 
 fn builtin_base(name: &str) -> Option<String> {
-    rules::builtin_text(name).map(str::to_string)
+    rule_file::builtin_text(name).map(str::to_string)
 }
 
 fn load(text: &str) -> Result<Reference, String> {
@@ -30,7 +30,7 @@ fn over(base: &str, body: &str) -> String {
 
 /// The built-in fide file renamed, with `from` replaced by `to` (which must occur).
 fn fide_with(from: &str, to: &str) -> String {
-    let text = rules::builtin_text("fide").unwrap();
+    let text = rule_file::builtin_text("fide").unwrap();
     assert!(text.contains(from), "{from}");
     text.replace("name = \"fide\"", "name = \"test\"").replace(from, to)
 }
@@ -76,7 +76,7 @@ fn name_and_base() {
     refused(&over("chess", ""), "base");
     assert!(Reference::from_toml(&over("malka", ""), &|_| None).unwrap_err().contains("`base`"));
     // No name: the fide file without its name line.
-    let text = rules::builtin_text("fide").unwrap().replace("name = \"fide\"", "");
+    let text = rule_file::builtin_text("fide").unwrap().replace("name = \"fide\"", "");
     refused(&text, "name");
     refused(&over("fide", "").replace("name = \"test\"", "name = \"my game\""), "name");
     refused(&over("fide", "").replace("name = \"test\"", "name = \"\""), "name");
@@ -85,7 +85,7 @@ fn name_and_base() {
     refused(&over("malka", "[draws]\nfifty-moves = 75").replace("\"test\"", "\"malka\""), "name");
     assert!(load(&over("malka", "").replace("\"test\"", "\"malka\"")).is_ok());
     // A file without base must give every required key.
-    let text = rules::builtin_text("fide").unwrap().replace("name = \"fide\"", "name = \"test\"");
+    let text = rule_file::builtin_text("fide").unwrap().replace("name = \"fide\"", "name = \"test\"");
     refused(&text.replace("promotion = \"any\"", ""), "pawn.promotion");
     refused(&text.replace("castling = true", ""), "castling");
     refused(&text.replace("levels = 1", ""), "board.levels");
@@ -237,7 +237,7 @@ fn no_panics_on_mangled_files() {
     let mut rng = Rng(0x5eed_1234_abcd_ef01);
     let alphabet: Vec<char> = "[]{}=\",.0123456789-_ \nabcdefghijklmnopqrstuvwxyz/KQRBNPkqrbnp#é".chars().collect();
     let mut accepted = 0;
-    for (_, text) in rules::BUILTINS {
+    for (_, text) in rule_file::BUILTINS {
         for _ in 0..150 {
             let mut chars: Vec<char> = text.chars().collect();
             for _ in 0..=rng.below(3) {
