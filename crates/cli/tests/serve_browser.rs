@@ -248,6 +248,8 @@ fn run_games(dir: &Path) -> Result<Vec<HashMap<String, String>>> {
 
 #[test]
 #[ignore = "needs chromium (apt-get install -y chromium): cargo xtask serve-check"]
+// One person's session with the board, step after step: split, its steps would lose their order.
+#[allow(clippy::too_many_lines)]
 fn the_board_plays_analyses_and_opens_games_as_a_person_uses_it() -> Result<()> {
     let Some(chromium) = chromium() else {
         eprintln!("skipped: chromium is not installed (apt-get install -y chromium), so the page is not driven");

@@ -306,6 +306,9 @@ fn required<T>(value: Option<T>, key: &str, text: &str) -> Result<T, String> {
 }
 
 /// Every check of the "Validation" section, in its order, on the merged file.
+// Long on purpose: the checks read in the doc's order, one after another, so that the oracle can
+// be held against docs/rule-files.md line by line.
+#[allow(clippy::too_many_lines)]
 fn resolve(raw: RawFile, text: &str) -> Result<Rules, String> {
     let err = |key: &str, msg: String| key_error(text, key, &msg);
 

@@ -148,6 +148,8 @@ impl Verdict {
 
 /// Plays a game; `players` are White's and Black's. Returns `None` if `halt` was set before the
 /// game ended (the game is dropped).
+// The game loop (ask, check, adjudicate, record) is issue 23's open item to split.
+#[allow(clippy::too_many_lines)]
 pub(crate) fn play<P: Position>(
     setup: &Setup<'_, P>,
     players: [&mut Player<P>; 2],

@@ -235,6 +235,8 @@ pub struct Summary {
 /// # Errors
 /// Bad settings, a non-empty `dir` without `resume`, a resume with other settings, a damaged
 /// record file, an I/O error, or an engine without a move.
+// The run loop (resume, shard, workers, journal) is issue 23's open item to split.
+#[allow(clippy::too_many_lines)]
 pub fn run<P: Position>(
     rules: P::Rules,
     dir: &Path,

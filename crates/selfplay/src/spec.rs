@@ -102,6 +102,8 @@ const BUILTIN_KEYS: [&str; 5] = ["param", "params", "plain", "hash", "net"];
 /// An unknown key, a key given twice that may be given once, a missing or empty `name`, a
 /// built-in key with `cmd` (or `arg`/`option.` without it), a value that is not a number or
 /// time control: the error names the spec and the key.
+// One arm per key of the table above, each a few lines: the table is the function's outline.
+#[allow(clippy::too_many_lines)]
 pub fn parse(text: &str) -> Result<EngineDef, SpecError> {
     let err =
         |key: Option<&str>, message: String| SpecError { spec: text.to_owned(), key: key.map(str::to_owned), message };

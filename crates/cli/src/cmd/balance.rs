@@ -325,18 +325,7 @@ fn games_page(dirs: &[String], report: &Path) -> Result<Vec<GameLink>> {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    if a.variants.is_empty() {
-        bail!("--variants names no variant");
-    }
-    let paired = !a.unpaired;
-    if paired && a.games % 2 == 1 {
-        bail!("--games {}: paired openings need an even number (or --unpaired)", a.games);
-    }
-    if let Some(x) = a.precision {
-        if !(x > 0.0 && x < 0.5) {
-            bail!("--precision {x}: give a half-width between 0 and 0.5 (e.g. 0.02 for ±2%)");
-        }
-    }
+    check(a)?;
     let variants = a.variants.iter().map(VariantArg::load).collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
     let evals =
@@ -345,14 +334,6 @@ pub fn run(a: &Args) -> Result<()> {
     if !shard.is_whole() && a.precision.is_some() {
         bail!("--precision needs every game of a batch: it cannot go with --shard {shard}");
     }
-    // A shard's batches live beside the merged ones: `<variant>.shard-I`.
-    let name = |v: &Variant| {
-        if shard.is_whole() {
-            v.name().to_owned()
-        } else {
-            format!("{}.shard-{}", v.name(), shard.index)
-        }
-    };
     let rungs = if a.ladder.is_empty() { vec![a.nodes] } else { a.ladder.clone() };
     if a.calibrate > 0 && (rungs.len() < 2 || !shard.is_whole() || a.calibrate % 2 == 1) {
         bail!(
@@ -366,21 +347,81 @@ pub fn run(a: &Args) -> Result<()> {
         if !shard.is_whole() {
             bail!("--plan plays its pilots whole: it cannot go with --shard {shard}");
         }
-        if a.pilot_games < 4 || (paired && a.pilot_games % 2 == 1) {
+        if a.pilot_games < 4 || (!a.unpaired && a.pilot_games % 2 == 1) {
             bail!("--pilot-games {}: give at least 4 (even with paired openings)", a.pilot_games);
         }
         return plan::run(a, &variants, &evals, &rungs);
     }
+    let Some(Batches { plan, suites, played }) = play_batches(a, &variants, &evals, shard, &rungs, started)? else {
+        return Ok(());
+    };
+    report(a, &Study { plan, variants, evals, rungs, suites, played, started })
+}
+
+/// The flags that need no rule set, checked before anything is played.
+fn check(a: &Args) -> Result<()> {
+    if a.variants.is_empty() {
+        bail!("--variants names no variant");
+    }
+    let paired = !a.unpaired;
+    if paired && a.games % 2 == 1 {
+        bail!("--games {}: paired openings need an even number (or --unpaired)", a.games);
+    }
+    if let Some(x) = a.precision {
+        if !(x > 0.0 && x < 0.5) {
+            bail!("--precision {x}: give a half-width between 0 and 0.5 (e.g. 0.02 for ±2%)");
+        }
+    }
+    Ok(())
+}
+
+/// The batches played: where, each variant's balanced suite, and how long it took.
+struct Batches {
+    plan: Plan,
+    suites: std::collections::BTreeMap<String, String>,
+    played: std::time::Duration,
+}
+
+/// A study played: its batches, rule sets, evaluations, rungs, suites and times.
+struct Study {
+    plan: Plan,
+    variants: Vec<Variant>,
+    evals: Vec<Evaluation>,
+    rungs: Vec<u64>,
+    suites: std::collections::BTreeMap<String, String>,
+    played: std::time::Duration,
+    started: Instant,
+}
+
+/// Plays every batch (and, with --precision, more until the intervals are narrow enough); `None`
+/// for a shard, whose report is made once the shards are merged.
+fn play_batches(
+    a: &Args,
+    variants: &[Variant],
+    evals: &[Evaluation],
+    shard: Shard,
+    rungs: &[u64],
+    started: Instant,
+) -> Result<Option<Batches>> {
+    let paired = !a.unpaired;
+    // A shard's batches live beside the merged ones: `<variant>.shard-I`.
+    let name = |v: &Variant| {
+        if shard.is_whole() {
+            v.name().to_owned()
+        } else {
+            format!("{}.shard-{}", v.name(), shard.index)
+        }
+    };
     let names: Vec<String> = variants.iter().map(ToString::to_string).collect();
     let dir_names: Vec<String> = variants.iter().map(name).collect();
-    let mut plan = Plan::new(&a.dir, &names, &dir_names, &rungs, !a.ladder.is_empty(), a.games);
+    let mut plan = Plan::new(&a.dir, &names, &dir_names, rungs, !a.ladder.is_empty(), a.games);
     // Each variant's balanced suite, as its last batch played it.
     let mut suites: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
     let played = loop {
         for s in &plan.slots {
             let t = Instant::now();
             let v = variants[s.variant];
-            if let Some(text) = a.play(s, &variants, &evals, shard)? {
+            if let Some(text) = a.play(s, variants, evals, shard)? {
                 suites.insert(v.to_string(), text);
             }
             eprintln!(
@@ -397,7 +438,7 @@ pub fn run(a: &Args) -> Result<()> {
                  (stackchess merge --out DIR/V DIR/V.shard-*, docs/cluster.md) and run balance again without --shard \
                  for the report"
             );
-            return Ok(());
+            return Ok(None);
         }
         let Some(x) = a.precision else { break started.elapsed() };
         let target = Precision { half_width: x, step: a.games, max_games: a.max_games, paired };
@@ -407,6 +448,13 @@ pub fn run(a: &Args) -> Result<()> {
             break started.elapsed();
         }
     };
+    Ok(Some(Batches { plan, suites, played }))
+}
+
+/// The tables, the calibration, the files and the report of a played study.
+fn report(a: &Args, st: &Study) -> Result<()> {
+    let (plan, variants, evals, rungs, suites, played, started) =
+        (&st.plan, &st.variants, &st.evals, &st.rungs, &st.suites, st.played, st.started);
     let dirs = plan.dirs();
     let opts = a.analysis.options()?;
     let all = load(&dirs)?;
@@ -436,7 +484,7 @@ pub fn run(a: &Args) -> Result<()> {
     shown.extend(analysis.tables.iter().filter(|t| matches!(t.name, "pieces" | "comebacks")).cloned());
     print!("{}", render(&shown, a.output.format())?);
     if a.calibrate > 0 {
-        let c = calibrate::run(a, &variants, &evals, &rungs)?;
+        let c = calibrate::run(a, variants, evals, rungs)?;
         println!("\n{}", c.lines.join("\n"));
         ladder = ladder.map(|l| l.with_strength(c.strength, &c.scale));
     }
@@ -451,7 +499,7 @@ pub fn run(a: &Args) -> Result<()> {
         None => format!("{} games", a.games),
     };
     let nodes = rungs.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-    let pairing = if paired { "paired (each opening twice, colours swapped)" } else { "unpaired" };
+    let pairing = if a.unpaired { "unpaired" } else { "paired (each opening twice, colours swapped)" };
     n.insert(
         0,
         format!(
