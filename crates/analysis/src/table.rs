@@ -93,10 +93,11 @@ pub struct Shown {
 }
 
 impl Table {
-    /// A table.
+    /// A table. Rows with `variant` and `settings` columns are put in their natural order (a
+    /// ladder's `nodes=4000` before its `nodes=16000`), keeping the order within each group.
     #[must_use]
     pub fn new(name: &'static str, title: impl Into<String>, df: DataFrame) -> Table {
-        Table { name, title: title.into(), df }
+        Table { name, title: title.into(), df: in_natural_order(df) }
     }
 
     /// The cells as text, one vector a row.
@@ -243,6 +244,23 @@ impl Table {
 
 /// `a` against `b` with every run of digits compared as a number (then as text, so that `01`
 /// and `1` still differ).
+/// `df` with its rows stably sorted by `variant`, then `settings` in natural order, when it has
+/// both as text columns (unchanged otherwise).
+fn in_natural_order(df: DataFrame) -> DataFrame {
+    let text = |name: &str| df.column(name).ok().and_then(|c| c.str().ok().cloned());
+    let (Some(variant), Some(settings)) = (text("variant"), text("settings")) else { return df };
+    let mut order: Vec<usize> = (0..df.height()).collect();
+    order.sort_by(|&i, &j| {
+        let (vi, vj) = (variant.get(i).unwrap_or(""), variant.get(j).unwrap_or(""));
+        vi.cmp(vj).then_with(|| natural_order(settings.get(i).unwrap_or(""), settings.get(j).unwrap_or("")))
+    });
+    if order.windows(2).all(|w| w[0] < w[1]) {
+        return df;
+    }
+    let idx = IdxCa::from_vec("order".into(), order.iter().map(|&i| i as IdxSize).collect());
+    df.take(&idx).unwrap_or(df)
+}
+
 fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
     fn chunks(s: &str) -> Vec<(bool, &str)> {
         let mut out = Vec::new();
@@ -435,6 +453,16 @@ mod tests {
         );
         assert_eq!(natural_order("a01", "a1"), std::cmp::Ordering::Less);
         assert_eq!(natural_order("x9y", "x10"), std::cmp::Ordering::Less);
+        // Rows follow that order too, by variant first, keeping the order within a group.
+        let df = df!(
+            "variant" => ["fide", "fide", "fide", "fide", "malka"],
+            "settings" => [rung(1000), rung(16000), rung(16000), rung(4000), rung(500)],
+            "n" => [1i64, 2, 3, 4, 5],
+        )
+        .unwrap();
+        let t = Table::new("t", "t", df);
+        let order: Vec<i64> = t.df.column("n").unwrap().i64().unwrap().into_no_null_iter().collect();
+        assert_eq!(order, [1, 4, 2, 3, 5]);
         let title = format!("A = malka ({long_a})  v  B = fide ({long_b})");
         assert_eq!(n.shorten(&title), "A = malka (#1 nodes=1000)  v  B = fide (#2 nodes=2000)");
     }
