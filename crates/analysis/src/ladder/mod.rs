@@ -217,8 +217,8 @@ impl Ladder {
     }
 
     /// The tables: `ladder` (one row per variant and rung), `ladder_diff` (per other variant, rung
-    /// and metric), `ladder_sign` (per other variant and metric) and, with two rungs or more,
-    /// `ladder_trend` (per variant and metric).
+    /// and metric) and `ladder_sign` (per other variant and metric) when there are two variants or
+    /// more, and, with two rungs or more, `ladder_trend` (per variant and metric).
     ///
     /// # Errors
     /// A polars error.
@@ -291,15 +291,20 @@ impl Ladder {
                 s.iter().map(|x| if x.significant_everywhere { "yes" } else { "no" }).collect::<Vec<_>>(),
             ),
         ])?;
-        let mut tables = vec![
-            cells,
-            Table::new("ladder_diff", "Differences per strength (A − B, 95% intervals, two-sided z-tests)", diffs),
-            Table::new(
+        let mut tables = vec![cells];
+        // With one variant there is nothing to compare.
+        if !self.diffs.is_empty() {
+            tables.push(Table::new(
+                "ladder_diff",
+                "Differences per strength (A − B, 95% intervals, two-sided z-tests)",
+                diffs,
+            ));
+            tables.push(Table::new(
                 "ladder_sign",
                 format!("Does each difference keep its sign across the rungs ({rungs} nodes)?"),
                 signs,
-            ),
-        ];
+            ));
+        }
         if !self.trends.is_empty() {
             tables.push(trend::table(&self.trends, self.beyond())?);
         }
