@@ -316,45 +316,45 @@ impl Ladder {
     /// line per variant with its 95% band; with measured strength, the same charts against Elo.
     #[must_use]
     pub fn html(&self) -> String {
-        let titles = ["White's score", "Draw rate", "Game length (plies)"];
-        let reference = |k: usize| if k == 0 { Some(0.5) } else { None };
-        let mut s = String::from("<h2>Against strength</h2><div class=\"charts\">");
+        let mut s = String::from("<h2>Against strength</h2>");
         let extend = (self.rungs.len() >= 2).then(|| self.beyond());
-        let axis = Axis::nodes(&self.rungs, extend);
+        s.push_str(&self.charts(
+            "the budget",
+            &Axis::nodes(&self.rungs, extend),
+            |_, c| Some(chart::log2(c.nodes)),
+            true,
+        ));
+        if !self.strength.is_empty() {
+            let elos: Vec<f64> = self.strength.iter().map(|x| x.elo.0).collect();
+            let axis = Axis::elo(&self.strength_scale, &elos);
+            s.push_str(&self.charts("Elo", &axis, |v, c| self.elo_of(v, c.nodes), false));
+        }
+        s
+    }
+
+    /// One chart per metric against `against`: each variant's cells placed at `x` (left out where
+    /// it gives none), with their trends when `trends`.
+    fn charts(&self, against: &str, axis: &Axis, x: impl Fn(&str, &Cell) -> Option<f64>, trends: bool) -> String {
+        let titles = ["White's score", "Draw rate", "Game length (plies)"];
+        let mut s = String::from("<div class=\"charts\">");
         for (k, title) in titles.iter().enumerate() {
             let series: Vec<Series> = self
                 .variants
                 .iter()
                 .map(|v| Series {
                     name: v.clone(),
-                    points: self.cells_of(v).map(|c| (chart::log2(c.nodes), c.values[k])).collect(),
-                    trend: self.trends.iter().find(|t| &t.variant == v && t.metric == METRICS[k]).map(|t| t.line),
+                    points: self.cells_of(v).filter_map(|c| x(v, c).map(|x| (x, c.values[k]))).collect(),
+                    trend: self
+                        .trends
+                        .iter()
+                        .find(|t| trends && &t.variant == v && t.metric == METRICS[k])
+                        .map(|t| t.line),
                 })
                 .collect();
-            s.push_str(&lines(&format!("{title} against the budget"), &series, &axis, reference(k)));
+            let reference = (k == 0).then_some(0.5);
+            s.push_str(&lines(&format!("{title} against {against}"), &series, axis, reference));
         }
         s.push_str("</div>");
-        if !self.strength.is_empty() {
-            let elos: Vec<f64> = self.strength.iter().map(|x| x.elo.0).collect();
-            let axis = Axis::elo(&self.strength_scale, &elos);
-            s.push_str("<div class=\"charts\">");
-            for (k, title) in titles.iter().enumerate() {
-                let series: Vec<Series> = self
-                    .variants
-                    .iter()
-                    .map(|v| Series {
-                        name: v.clone(),
-                        points: self
-                            .cells_of(v)
-                            .filter_map(|c| self.elo_of(v, c.nodes).map(|e| (e, c.values[k])))
-                            .collect(),
-                        trend: None,
-                    })
-                    .collect();
-                s.push_str(&lines(&format!("{title} against Elo"), &series, &axis, reference(k)));
-            }
-            s.push_str("</div>");
-        }
         s
     }
 
