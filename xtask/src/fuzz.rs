@@ -4,10 +4,11 @@
 //!    rule-file space, each compiled or refused, every compiled one cross-checked against the
 //!    reference generator; in child processes of 1,000 (a compiled rule set's tables live until
 //!    its process ends), two at a time.
-//! 2. Coverage-guided (nightly, cargo-fuzz): every target of `stackchess_checks::TARGETS` for
+//! 2. Coverage-guided (libFuzzer): every target of `stackchess_checks::TARGETS` for
 //!    `--seconds S` (60 by default) on its corpus `fuzz/corpus/<target>/`, new inputs kept in
-//!    `fuzz/work/<target>/`, crashes in `fuzz/artifacts/<target>/`. Without the nightly toolchain
-//!    or cargo-fuzz this step says so and is skipped.
+//!    `fuzz/work/<target>/`, crashes in `fuzz/artifacts/<target>/`. The targets are built by
+//!    cargo with cargo-fuzz's flags ([`FUZZ_RUSTFLAGS`]), on the toolchain in use: cargo-fuzz
+//!    itself (`cargo fuzz run <target>`) is only needed to work on one target by hand.
 //!
 //! `--seed` writes the generated seeds (`stackchess_checks::seeds`) into the corpus folders
 //! first; `--only a,b` limits step 2 to those targets; `--fuzz-seed N` gives libFuzzer a fixed
@@ -147,36 +148,47 @@ fn rule_sets(n: u64) -> Result<()> {
     Ok(())
 }
 
-/// Whether `cargo +nightly fuzz` can run here.
-fn nightly_fuzz() -> Option<String> {
-    let ok = |args: &[&str]| Command::new("cargo").args(args).output().is_ok_and(|o| o.status.success());
-    if !ok(&["+nightly", "--version"]) {
-        return Some("the nightly toolchain is not installed (rustup toolchain install nightly)".into());
-    }
-    if !ok(&["+nightly", "fuzz", "--version"]) {
-        return Some("cargo-fuzz is not installed (cargo install cargo-fuzz)".into());
-    }
-    None
+/// The flags cargo-fuzz builds a target with under `-s none`: libFuzzer's coverage
+/// instrumentation, `cfg(fuzzing)`, debug assertions and overflow checks (no sanitizer: the code
+/// is safe Rust). Plain rustc takes them, so no cargo-fuzz and no nightly toolchain are needed.
+const FUZZ_RUSTFLAGS: [&str; 9] = [
+    "-Cpasses=sancov-module",
+    "-Cllvm-args=-sanitizer-coverage-level=4",
+    "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
+    "-Cllvm-args=-sanitizer-coverage-pc-table",
+    "-Cllvm-args=-sanitizer-coverage-trace-compares",
+    "--cfg",
+    "fuzzing",
+    "-Cdebug-assertions",
+    "-Coverflow-checks",
+];
+
+/// The host's target triple (`rustc -vV`), so the flags reach the targets and not build scripts.
+fn host_triple() -> Result<String> {
+    let out = Command::new("rustc").arg("-vV").output().context("running rustc -vV")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let host = text.lines().find_map(|l| l.strip_prefix("host: ")).context("rustc -vV names no host")?;
+    Ok(host.trim().to_owned())
 }
 
 fn coverage_guided(root: &Path, o: &Options) -> Result<()> {
-    if let Some(why) = nightly_fuzz() {
-        println!("skipped: the coverage-guided fuzz runs: {why}; the stable checks ran");
-        return Ok(());
-    }
     let fuzz = root.join("fuzz");
     let t = Instant::now();
-    // The fuzz crate's own target folder, whatever CARGO_TARGET_DIR the workspace builds in.
+    let host = host_triple()?;
+    // The fuzz crate's own target folder, whatever CARGO_TARGET_DIR the workspace builds in (the
+    // same folder `cargo fuzz` uses, so either builds for the other).
     let status = Command::new("cargo")
-        .args(["+nightly", "fuzz", "build", "-s", "none"])
+        .args(["build", "--release", "--bins", "--target", &host])
+        .env("RUSTFLAGS", FUZZ_RUSTFLAGS.join(" "))
         .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .current_dir(&fuzz)
         .status()?;
     if !status.success() {
-        bail!("cargo +nightly fuzz build failed: {status}");
+        bail!("building the fuzz targets failed: {status}");
     }
     println!("built the fuzz targets ({:.0?})", t.elapsed());
-    let bin = fuzz.join("target/x86_64-unknown-linux-gnu/release");
+    let bin = fuzz.join("target").join(&host).join("release");
     let mut failed = Vec::new();
     println!("{:<14} {:>10} {:>8} {:>6} {:>7}  result", "target", "execs", "exec/s", "cov", "corpus");
     let chosen: Vec<_> = stackchess_checks::TARGETS

@@ -2,21 +2,9 @@
 
 use crate::{Book, BookError, Entry};
 use stackchess_core::{parse_coord, Color, Position, Rules};
+use stackchess_records::GameRecord;
 use stackchess_stats::Wdl;
 use std::collections::HashMap;
-
-/// One finished game, as the builder reads it (the `games.csv` columns it needs).
-#[derive(Clone, Copy, Debug)]
-pub struct GameInput<'a> {
-    /// Names the game in errors (a record's `game_id`, or its index in the input).
-    pub id: &'a str,
-    /// The position the game started from, as LFEN.
-    pub start_lfen: &'a str,
-    /// The moves in coordinate notation, space-separated.
-    pub moves: &'a str,
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: &'a str,
-}
 
 /// What [`BookBuilder::add`] did with a game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -68,13 +56,13 @@ impl<P: Position> BookBuilder<P> {
     ///
     /// # Errors
     /// A bad start position, result, or an unparsable or illegal move (naming the game and ply).
-    pub fn add(&mut self, game: &GameInput<'_>) -> Result<Added, BookError> {
-        let err = |ply: Option<u32>, message: String| BookError::Game { game: game.id.to_owned(), ply, message };
-        let mut pos = self.rules.from_lfen(game.start_lfen).map_err(|e| err(None, format!("start position: {e}")))?;
+    pub fn add(&mut self, game: &GameRecord) -> Result<Added, BookError> {
+        let err = |ply: Option<u32>, message: String| BookError::Game { game: game.game_id.clone(), ply, message };
+        let mut pos = self.rules.from_lfen(&game.start_lfen).map_err(|e| err(None, format!("start position: {e}")))?;
         if !self.any_start && pos.hash() != self.rules.startpos().hash() {
             return Ok(Added::OtherStart);
         }
-        let white = match game.result {
+        let white = match game.result.as_str() {
             "1-0" => Wdl { wins: 1, draws: 0, losses: 0 },
             "0-1" => Wdl { wins: 0, draws: 0, losses: 1 },
             "1/2-1/2" => Wdl { wins: 0, draws: 1, losses: 0 },

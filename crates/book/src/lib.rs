@@ -3,7 +3,8 @@
 //!
 //! Positions are keyed by [`Position::hash`] (Zobrist). A key collision cannot yield an illegal
 //! move: [`Book::probe`] keeps only the stored moves that are legal in the position probed.
-//! The crate reads no record files itself; callers hand each game over as a [`GameInput`].
+//! The crate reads no record files itself; callers hand each game over as the records'
+//! [`stackchess_records::GameRecord`] (the columns it reads: `game_id`, `start_lfen`, `moves`, `result`).
 
 mod builder;
 mod error;
@@ -11,7 +12,7 @@ pub mod format;
 #[cfg(feature = "polyglot")]
 pub mod polyglot;
 
-pub use builder::{Added, BookBuilder, GameInput};
+pub use builder::{Added, BookBuilder};
 pub use error::BookError;
 pub use format::Header;
 

@@ -2,10 +2,11 @@
 //! legality of probed moves, deterministic walks, and every way a file or a game can be wrong.
 
 use proptest::prelude::*;
-use stackchess_book::{Added, Book, BookBuilder, BookError, GameInput};
+use stackchess_book::{Added, Book, BookBuilder, BookError};
 use stackchess_core::Rules as _;
 use stackchess_core::{coord, parse_coord, Position};
 use stackchess_malka::Malka;
+use stackchess_records::GameRecord;
 use stackchess_traditional::Fide;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +14,12 @@ fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("stackchess-book-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
+}
+
+/// A record with the columns the builder reads.
+fn game(id: &str, start_lfen: &str, moves: &str, result: &str) -> GameRecord {
+    let (game_id, start_lfen, moves, result) = (id.into(), start_lfen.into(), moves.into(), result.into());
+    GameRecord { game_id, start_lfen, moves, result, ..GameRecord::default() }
 }
 
 const FIDE_GAMES: [(&str, &str); 4] =
@@ -23,7 +30,7 @@ fn build<P: Position>(rules: P::Rules, games: &[(&str, &str)], plies: u32, min_g
     let mut b = BookBuilder::<P>::new(rules, plies);
     for (i, (moves, result)) in games.iter().enumerate() {
         let id = i.to_string();
-        let g = GameInput { id: &id, start_lfen: &start, moves, result };
+        let g = game(&id, &start, moves, result);
         assert_eq!(b.add(&g).unwrap(), Added::Used);
     }
     assert_eq!(b.games(), games.len() as u64);
@@ -92,7 +99,7 @@ fn malka_counts_and_round_trip() {
 #[test]
 fn other_starts_need_permission() {
     let e4 = after::<Fide>(stackchess_traditional::fide_rules(), "e2e4").to_lfen();
-    let g = GameInput { id: "g", start_lfen: &e4, moves: "e7e5 g1f3", result: "0-1" };
+    let g = game("g", &e4, "e7e5 g1f3", "0-1");
     let mut strict = BookBuilder::<Fide>::new(stackchess_traditional::fide_rules(), 16);
     assert_eq!(strict.add(&g).unwrap(), Added::OtherStart);
     assert_eq!(strict.games(), 0);
@@ -112,13 +119,13 @@ fn bad_games_are_named_and_count_nothing() {
     let start = stackchess_traditional::fide_startpos().to_lfen();
     let mut b = BookBuilder::<Fide>::new(stackchess_traditional::fide_rules(), 16);
     let err = |r: Result<Added, BookError>| r.unwrap_err().to_string();
-    let e = err(b.add(&GameInput { id: "run-000007", start_lfen: &start, moves: "e2e4 e7e5 e1e3", result: "1-0" }));
+    let e = err(b.add(&game("run-000007", &start, "e2e4 e7e5 e1e3", "1-0")));
     assert!(e.contains("run-000007") && e.contains("ply 3") && e.contains("e1e3"), "{e}");
-    let e = err(b.add(&GameInput { id: "g2", start_lfen: &start, moves: "e2e4 zz", result: "1-0" }));
+    let e = err(b.add(&game("g2", &start, "e2e4 zz", "1-0")));
     assert!(e.contains("g2") && e.contains("ply 2"), "{e}");
-    let e = err(b.add(&GameInput { id: "g3", start_lfen: &start, moves: "e2e4", result: "1-1" }));
+    let e = err(b.add(&game("g3", &start, "e2e4", "1-1")));
     assert!(e.contains("g3") && e.contains("1-1"), "{e}");
-    let e = err(b.add(&GameInput { id: "g4", start_lfen: "not a fen", moves: "", result: "1-0" }));
+    let e = err(b.add(&game("g4", "not a fen", "", "1-0")));
     assert!(e.contains("g4") && e.contains("start position"), "{e}");
     assert_eq!(b.games(), 0);
     assert!(b.finish(1).entries().is_empty());

@@ -4,7 +4,7 @@
 
 use crate::input::encode_choice;
 use crate::records::scratch_dir;
-use stackchess_book::{BookBuilder, GameInput};
+use stackchess_book::BookBuilder;
 use stackchess_core::Rules as _;
 use stackchess_core::{coord, san, Position, SplitMix64};
 use stackchess_search::{EvalParams, Limits, SearchConfig};
@@ -168,8 +168,7 @@ fn book_of<P: Position>(rules: P::Rules, dir: &Path) -> Vec<u8> {
     let games = stackchess_records::read_games(&dir.join("games.csv")).unwrap_or_else(|e| panic!("{e}"));
     let mut builder = BookBuilder::<P>::new(rules, 12).any_start(true);
     for g in &games.records {
-        let input = GameInput { id: &g.game_id, start_lfen: &g.start_lfen, moves: &g.moves, result: &g.result };
-        builder.add(&input).unwrap_or_else(|e| panic!("{e}"));
+        builder.add(g).unwrap_or_else(|e| panic!("{e}"));
     }
     builder.finish(1).to_bytes()
 }

@@ -11,7 +11,8 @@
 //!   processes never write one run; a lock left by a killed process is free.
 //! - [`read_games`], [`read_plies`], [`read_run`]: the strict readers every tool uses (the csv
 //!   crate; errors name the file and line). [`RunRecords`] is a run directory's games with their
-//!   plies, for viewers and analyses.
+//!   plies, for analyses; [`read_recorded`] gives each [`RecordedGame`] with whatever plies it has,
+//!   for viewers, books and replays: the one type of a recorded game every tool takes.
 //! - [`Column`], [`Kind`], [`Value`]: the columns and their types, for tools that build tables
 //!   (polars frames, Parquet) from the records.
 
@@ -28,8 +29,8 @@ pub use error::Error;
 pub use games::{GameRecord, Version, GAME_COLUMNS};
 pub use journal::{append_whole, GamesFile, PliesFile, Recovered};
 pub use lock::{is_lock_file, RunLock, RUN_LOCK};
-pub use plies::{PlyRecord, PLY_COLUMNS, PLY_COLUMNS_BEFORE_CLOCKS};
-pub use read::{read_games, read_plies, read_run, Games, RunRecords};
+pub use plies::{PlyRecord, Score, PLY_COLUMNS, PLY_COLUMNS_BEFORE_CLOCKS};
+pub use read::{read_games, read_plies, read_recorded, read_run, Games, RecordedGame, RunRecords};
 
 /// The record file of a run directory: one line per finished game (the commit point).
 pub const GAMES_CSV: &str = "games.csv";

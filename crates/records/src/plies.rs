@@ -24,6 +24,15 @@ pub const PLY_COLUMNS: [Column; 11] = [
 /// Columns of a `plies.csv` written before `clock_ms` existed.
 pub const PLY_COLUMNS_BEFORE_CLOCKS: usize = 10;
 
+/// A search result as recorded for a ply, from the view of the side that played it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: the mover is mated).
+    Mate(i32),
+}
+
 /// One searched ply: the move a side played and what its search said.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 pub struct PlyRecord {
@@ -80,6 +89,16 @@ impl PlyRecord {
         }
     }
 
+    /// The mover's score as recorded: a mate, centipawns, or `None` when the engine gave none.
+    #[must_use]
+    pub fn score(&self) -> Option<Score> {
+        match (self.mate, self.score_cp) {
+            (Some(m), _) => Some(Score::Mate(m)),
+            (None, Some(cp)) => Some(Score::Cp(cp)),
+            (None, None) => None,
+        }
+    }
+
     /// The mover's score in centipawns with mates as ±`mate_cp` (positive: good for the mover).
     #[must_use]
     pub fn mover_cp(&self, mate_cp: i32) -> Option<i32> {
@@ -126,5 +145,8 @@ mod tests {
         assert_eq!(lines.next().unwrap(), names.join(","));
         assert_eq!(format!("{}\n", lines.next().unwrap()).into_bytes(), p.to_line(PLY_COLUMNS.len()).unwrap());
         assert_eq!(p.mover_cp(30000), Some(-30000));
+        assert_eq!(p.score(), Some(Score::Mate(-2)));
+        assert_eq!(PlyRecord { score_cp: Some(12), mate: None, ..p.clone() }.score(), Some(Score::Cp(12)));
+        assert_eq!(PlyRecord { mate: None, ..p }.score(), None);
     }
 }

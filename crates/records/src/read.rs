@@ -2,7 +2,7 @@
 //! directories.
 
 use crate::plies::PLY_COLUMNS_BEFORE_CLOCKS;
-use crate::{Error, GameRecord, PlyRecord, Version, GAMES_CSV, PLIES_CSV, PLY_COLUMNS};
+use crate::{Error, GameRecord, PlyRecord, Score, Version, GAMES_CSV, PLIES_CSV, PLY_COLUMNS};
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 use std::fs::File;
@@ -280,6 +280,67 @@ pub fn read_run(dir: &Path) -> Result<RunRecords, Error> {
     Ok(RunRecords { version: games.version, games: games.records, plies })
 }
 
+/// One finished game with the searched plies recorded for it, in ply order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordedGame {
+    /// Its `games.csv` row.
+    pub game: GameRecord,
+    /// Its `plies.csv` rows, by ply; empty when the run has no `plies.csv` or none for this game.
+    pub plies: Vec<PlyRecord>,
+}
+
+impl RecordedGame {
+    /// The mover's recorded score for each searched ply (index 0 is the game's first move), as
+    /// far as the last ply with a row; `None` where a ply has no row or no score.
+    #[must_use]
+    pub fn scores(&self) -> Vec<Option<Score>> {
+        let mut out = vec![None; self.plies.last().map_or(0, |p| p.ply as usize)];
+        for p in &self.plies {
+            out[p.ply as usize - 1] = p.score();
+        }
+        out
+    }
+}
+
+/// Reads the games of one input, a run directory or a `games.csv` file, each with its rows of
+/// the `plies.csv` beside it. Looser than [`read_run`], for viewers: a game may have rows for
+/// only some of its plies (a hand-assembled or partly copied run), or none.
+///
+/// # Errors
+/// As [`read_games`] and [`read_plies`]; a game with two rows for one ply, or a row past its
+/// last ply.
+pub fn read_recorded(input: &Path) -> Result<Vec<RecordedGame>, Error> {
+    let (games_path, dir) = if input.is_dir() {
+        (input.join(GAMES_CSV), input)
+    } else {
+        (input.to_owned(), input.parent().unwrap_or(Path::new(".")))
+    };
+    let games = read_games(&games_path)?;
+    let mut plies: HashMap<String, Vec<PlyRecord>> = HashMap::new();
+    let plies_path = dir.join(PLIES_CSV);
+    if plies_path.is_file() {
+        let ids: std::collections::HashSet<&str> = games.records.iter().map(|g| g.game_id.as_str()).collect();
+        for p in read_plies(&plies_path)?.into_iter().filter(|p| ids.contains(p.game_id.as_str())) {
+            plies.entry(p.game_id.clone()).or_default().push(p);
+        }
+    }
+    let mut out = Vec::with_capacity(games.records.len());
+    for game in games.records {
+        let mut rows = plies.remove(&game.game_id).unwrap_or_default();
+        rows.sort_by_key(|p| p.ply);
+        let bad = rows.windows(2).find(|w| w[0].ply == w[1].ply).map(|w| format!("two rows for ply {}", w[0].ply));
+        let bad = bad.or_else(|| {
+            rows.last().filter(|p| p.ply > game.plies).map(|p| format!("a row for ply {} of its {}", p.ply, game.plies))
+        });
+        if let Some(detail) = bad {
+            let detail = format!("game {}: {detail}", game.game_id);
+            return Err(Error::Inconsistent { path: plies_path, detail });
+        }
+        out.push(RecordedGame { game, plies: rows });
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,6 +505,41 @@ mod tests {
         file.append(&game(0)).unwrap();
         drop(file);
         assert_eq!(read_games(&g).unwrap().records, vec![game(0)]);
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn recorded_games_take_the_plies_they_have_and_refuse_impossible_ones() {
+        let d = scratch("recorded");
+        let (g, p) = (d.join("games.csv"), d.join("plies.csv"));
+        let mut games = GamesFile::create(&g).unwrap();
+        for i in 0..3 {
+            games.append(&game(i)).unwrap();
+        }
+        drop(games);
+        // No plies.csv: every game without plies.
+        let read = read_recorded(&d).unwrap();
+        assert_eq!(read.iter().map(|r| (r.game.index, r.plies.len())).collect::<Vec<_>>(), [(0, 0), (1, 0), (2, 0)]);
+        // Game 0 has its second ply only, game 1 both (written out of order), game 2 none; rows
+        // of a game not in games.csv are left out. The file itself can be named.
+        let mut plies = PliesFile::create(&p).unwrap();
+        plies.append_game(&[ply(0, 2), ply(1, 2), ply(1, 1), ply(9, 1)]).unwrap();
+        drop(plies);
+        let read = read_recorded(&g).unwrap();
+        assert_eq!(read[0].scores(), [None, Some(Score::Cp(-5))]);
+        assert_eq!(read[1].plies.iter().map(|p| p.ply).collect::<Vec<_>>(), [1, 2]);
+        assert!(read[2].plies.is_empty() && read[2].scores().is_empty());
+        // The strict reader calls the same files inconsistent.
+        assert!(matches!(read_run(&d), Err(Error::Inconsistent { .. })));
+        // Two rows for one ply, or a row past the game's end: an error naming the game.
+        for (bad, want) in [(ply(2, 1), "two rows for ply 1"), (ply(2, 3), "a row for ply 3 of its 2")] {
+            std::fs::remove_file(&p).unwrap();
+            let mut plies = PliesFile::create(&p).unwrap();
+            plies.append_game(&[ply(2, 1), bad]).unwrap();
+            drop(plies);
+            let e = read_recorded(&d).unwrap_err().to_string();
+            assert!(e.contains(&GameRecord::id("k", 2)) && e.contains(want), "{e}");
+        }
         std::fs::remove_dir_all(d).unwrap();
     }
 }

@@ -58,6 +58,12 @@ impl Reference {
         Ok(Reference { rules: rule_file::read(text, &base, false)? })
     }
 
+    /// Whether `other` is the same rule set (its name aside).
+    #[must_use]
+    pub fn same_rules(&self, other: &Reference) -> bool {
+        self.rules.same_rules(&other.rules)
+    }
+
     /// The rule set's name.
     #[must_use]
     pub fn name(&self) -> &str {
@@ -163,6 +169,13 @@ impl Reference {
         }
         Ok(None)
     }
+}
+
+/// The text of a built-in rule file ("malka", "traditional", "fide", "air-attack"), as the
+/// reference compiles it in (for a user file's `base = "..."`).
+#[must_use]
+pub fn builtin_text(name: &str) -> Option<&'static str> {
+    rule_file::builtin_text(name)
 }
 
 /// Legal moves of the side to move, sorted, in level-prefixed coordinate notation.

@@ -2,7 +2,6 @@
 //! notation round trips and robustness on garbage input.
 
 mod files;
-mod knobs;
 mod validation;
 
 use super::*;

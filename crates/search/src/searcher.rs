@@ -590,6 +590,10 @@ impl<P: Position> Searcher<'_, P> {
         best
     }
 
+    /// Alpha-beta at `depth` from `ply`: the table probe, the prunings before the move loop (reverse
+    /// futility, null move), then the moves in order with their reductions and extensions.
+    // One function on purpose, as in every engine: each step reads the state the one before it
+    // set (the table entry, the static eval, the improving flag), and the hot path stays inlined.
     #[allow(clippy::too_many_lines)]
     fn search(&mut self, pos: &P, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, null_ok: bool) -> i32 {
         if depth <= 0 {

@@ -148,8 +148,6 @@ impl Verdict {
 
 /// Plays a game; `players` are White's and Black's. Returns `None` if `halt` was set before the
 /// game ended (the game is dropped).
-// The game loop (ask, check, adjudicate, record) is issue 23's open item to split.
-#[allow(clippy::too_many_lines)]
 pub(crate) fn play<P: Position>(
     setup: &Setup<'_, P>,
     players: [&mut Player<P>; 2],
@@ -157,150 +155,214 @@ pub(crate) fn play<P: Position>(
     base: &GameRecord,
     event: &str,
 ) -> Result<Option<Played>, Error> {
-    let clock = Instant::now();
+    let started = Instant::now();
     let mut players = players;
-    let mut game = Game::new(setup.start.clone());
-    let mut adjudicator = Adjudicator::new(setup.adjudication);
-    let mut sides = [Side::default(), Side::default()];
-    let mut clocks = setup.specs.map(|s| s.tc.map(SideClock::new));
-    let (mut nodes, mut coords, mut pgn_moves, mut plies) = (0u64, Vec::new(), Vec::new(), Vec::new());
-    let game_id = GameRecord::id(&base.run_key, setup.index);
-    let by_rules = |g: &Game<P>| g.outcome().map(|o| Verdict::of(o.winner, Ending::Rule(o.reason)));
+    let mut game = InPlay::new(setup, GameRecord::id(&base.run_key, setup.index));
     let mut verdict = None;
     for (color, player) in [Color::White, Color::Black].into_iter().zip(players.iter_mut()) {
-        match player.new_game() {
-            Ok(()) => {}
-            Err(f) => {
-                verdict = verdict.or(failed(f, color, setup.index)?);
-            }
+        if let Err(f) = player.new_game() {
+            verdict = verdict.or(failed(f, color, setup.index)?);
         }
     }
-    if verdict.is_none() {
-        verdict = by_rules(&game);
+    let verdict = verdict.or_else(|| game.by_rules());
+    let Some(verdict) = game.play_out(verdict, &mut players, halt)? else { return Ok(None) };
+    game.finish(&verdict, base, started.elapsed(), event).map(Some)
+}
+
+/// A game being played: the position and everything recorded about it so far.
+struct InPlay<'s, 'a, P: Position> {
+    setup: &'s Setup<'a, P>,
+    game: Game<P>,
+    game_id: String,
+    adjudicator: Adjudicator,
+    clocks: [Option<SideClock>; 2],
+    sides: [Side; 2],
+    nodes: u64,
+    /// The moves played, in coordinate notation.
+    coords: Vec<String>,
+    pgn_moves: Vec<PgnMove>,
+    plies: Vec<PlyRecord>,
+}
+
+impl<'s, 'a, P: Position> InPlay<'s, 'a, P> {
+    fn new(setup: &'s Setup<'a, P>, game_id: String) -> Self {
+        InPlay {
+            setup,
+            game: Game::new(setup.start.clone()),
+            game_id,
+            adjudicator: Adjudicator::new(setup.adjudication),
+            clocks: setup.specs.map(|s| s.tc.map(SideClock::new)),
+            sides: [Side::default(), Side::default()],
+            nodes: 0,
+            coords: Vec::new(),
+            pgn_moves: Vec::new(),
+            plies: Vec::new(),
+        }
     }
-    let verdict = loop {
-        if let Some(v) = verdict {
-            break v;
-        }
-        if halt.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let pos = game.position().clone();
-        let mover = pos.turn();
-        let spec = setup.specs[mover.index()];
-        let history = &game.hashes()[..game.hashes().len() - 1];
-        let mine = clocks[mover.index()];
-        let turn = Turn {
-            start: &setup.start,
-            moves: &coords,
-            position: &pos,
-            history,
-            limits: Limits { clock: mine.map(|c| c.search_clock()), ..spec.limits },
-            clocks: clocks.map(|c| c.map(|c| (c.remaining_ms, c.tc.increment_ms))),
-            moves_to_go: mine.and_then(|c| c.moves_to_go()),
-            clock_deadline: mine
-                .map(|c| Duration::from_millis(c.remaining_ms.max(0).unsigned_abs()) + setup.time_margin),
-        };
-        let thought = match players[mover.index()].think(&turn, halt) {
-            Ok(t) => t,
-            Err(f) => {
-                verdict = failed(f, mover, setup.index)?;
-                if verdict.is_none() {
-                    return Ok(None);
-                }
-                continue;
+
+    /// The rules' verdict on the position now (mate, stalemate, a draw rule), if any.
+    fn by_rules(&self) -> Option<Verdict> {
+        self.game.outcome().map(|o| Verdict::of(o.winner, Ending::Rule(o.reason)))
+    }
+
+    /// Asks the sides for moves until a verdict; `None` when the game is dropped (`halt`).
+    fn play_out(
+        &mut self,
+        mut verdict: Option<Verdict>,
+        players: &mut [&mut Player<P>; 2],
+        halt: &AtomicBool,
+    ) -> Result<Option<Verdict>, Error> {
+        loop {
+            if let Some(v) = verdict {
+                return Ok(Some(v));
             }
-        };
-        if halt.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let (time_ms, clock_ms) = match clocks[mover.index()].as_mut() {
-            Some(c) => {
-                let charge = c.charge(thought.elapsed, setup.time_margin);
-                if charge.flagged {
-                    let detail = format!(
-                        "{mover:?} took {} ms with {} ms left (margin {} ms)",
-                        charge.time_ms,
-                        charge.after_ms.saturating_add_unsigned(charge.time_ms),
-                        setup.time_margin.as_millis()
-                    );
-                    verdict = Some(Verdict::forfeit(mover, Ending::TimeForfeit, detail));
+            if halt.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            let pos = self.game.position().clone();
+            let mover = pos.turn();
+            let thought = match players[mover.index()].think(&self.turn(&pos), halt) {
+                Ok(t) => t,
+                Err(f) => {
+                    verdict = failed(f, mover, self.setup.index)?;
+                    if verdict.is_none() {
+                        return Ok(None);
+                    }
                     continue;
                 }
-                (charge.time_ms, Some(charge.after_ms))
+            };
+            if halt.load(Ordering::Relaxed) {
+                return Ok(None);
             }
-            None => (rounded_ms(thought.elapsed), None),
-        };
-        let m = thought.mv;
-        let side = &mut sides[mover.index()];
+            verdict = match self.charge(mover, thought.elapsed) {
+                Ok((time_ms, clock_ms)) => self.record(&pos, &thought, time_ms, clock_ms)?,
+                Err(forfeit) => Some(forfeit),
+            };
+        }
+    }
+
+    /// What the side to move in `pos` is asked.
+    fn turn<'t>(&'t self, pos: &'t P) -> Turn<'t, P> {
+        let mover = pos.turn();
+        let spec = self.setup.specs[mover.index()];
+        let history = &self.game.hashes()[..self.game.hashes().len() - 1];
+        let mine = self.clocks[mover.index()];
+        Turn {
+            start: &self.setup.start,
+            moves: &self.coords,
+            position: pos,
+            history,
+            limits: Limits { clock: mine.map(|c| c.search_clock()), ..spec.limits },
+            clocks: self.clocks.map(|c| c.map(|c| (c.remaining_ms, c.tc.increment_ms))),
+            moves_to_go: mine.and_then(|c| c.moves_to_go()),
+            clock_deadline: mine
+                .map(|c| Duration::from_millis(c.remaining_ms.max(0).unsigned_abs()) + self.setup.time_margin),
+        }
+    }
+
+    /// Charges the mover's clock for a move that took `elapsed`: the move's milliseconds and the
+    /// clock after it, or the forfeit of a mover past its time margin.
+    fn charge(&mut self, mover: Color, elapsed: Duration) -> Result<(u64, Option<i64>), Verdict> {
+        let margin = self.setup.time_margin;
+        let Some(c) = self.clocks[mover.index()].as_mut() else { return Ok((rounded_ms(elapsed), None)) };
+        let charge = c.charge(elapsed, margin);
+        if charge.flagged {
+            let detail = format!(
+                "{mover:?} took {} ms with {} ms left (margin {} ms)",
+                charge.time_ms,
+                charge.after_ms.saturating_add_unsigned(charge.time_ms),
+                margin.as_millis()
+            );
+            return Err(Verdict::forfeit(mover, Ending::TimeForfeit, detail));
+        }
+        Ok((charge.time_ms, Some(charge.after_ms)))
+    }
+
+    /// Plays and records the move `thought` chose in `pos`; the verdict after it, if any (the
+    /// rules' or the adjudicator's).
+    fn record(
+        &mut self,
+        pos: &P,
+        thought: &Thought,
+        time_ms: u64,
+        clock_ms: Option<i64>,
+    ) -> Result<Option<Verdict>, Error> {
+        let (m, mover) = (thought.mv, pos.turn());
+        let side = &mut self.sides[mover.index()];
         side.captures += u32::from(pos.captured(m).is_some());
         side.level_changes += u32::from(m.from().level() != m.to().level());
-        let (text, san) = (coord::<P>(m), san(&pos, m));
+        let (text, san) = (coord::<P>(m), san(pos, m));
         #[allow(clippy::cast_possible_truncation)]
-        let ply = coords.len() as u32 + 1;
-        plies.push(ply_record(&game_id, ply, text.clone(), san.clone(), &thought, time_ms, clock_ms));
+        let ply = self.coords.len() as u32 + 1;
+        self.plies.push(ply_record(&self.game_id, ply, text.clone(), san.clone(), thought, time_ms, clock_ms));
         let comment = format!(
             "{} [%emt {}]",
             eval_comment(thought.score, thought.depth, Duration::from_millis(time_ms)),
             hms(i64::try_from(time_ms).unwrap_or(i64::MAX))
         );
-        pgn_moves.push(PgnMove { san, comment });
-        coords.push(text);
-        game.play(m).map_err(|e| Error::Game { index: setup.index, message: e.to_string() })?;
-        let after = game.position();
-        side.checks += u32::from(after.is_check());
-        nodes += thought.nodes;
+        self.pgn_moves.push(PgnMove { san, comment });
+        self.coords.push(text);
+        self.game.play(m).map_err(|e| Error::Game { index: self.setup.index, message: e.to_string() })?;
+        let after = self.game.position();
+        self.sides[mover.index()].checks += u32::from(after.is_check());
+        self.nodes += thought.nodes;
+        if let Some(v) = self.by_rules() {
+            return Ok(Some(v));
+        }
+        let after = self.game.position();
+        let v = match thought.score {
+            Some(score) => {
+                self.adjudicator.update(white_cp(score, mover), after.halfmove_clock(), after.fullmove_number(), ply)
+            }
+            None => self.adjudicator.update_unscored(ply),
+        };
+        Ok(v.map(|(w, e)| Verdict::of(w, e)))
+    }
+
+    /// The finished game: its record, plies and PGN.
+    fn finish(self, verdict: &Verdict, base: &GameRecord, elapsed: Duration, event: &str) -> Result<Played, Error> {
+        let setup = self.setup;
+        let mut material = [0u32; 2];
+        self.game.position().for_each_piece(|_, p| material[p.color.index()] += points(p.role));
+        let result = match verdict.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        };
+        let opening_moves = setup.opening.as_ref().map(|ms| ms.iter().map(|&m| coord::<P>(m)).collect::<Vec<_>>());
+        let sides = &self.sides;
         #[allow(clippy::cast_possible_truncation)]
-        let plies = coords.len() as u32;
-        verdict = by_rules(&game).or_else(|| {
-            let v = match thought.score {
-                Some(score) => {
-                    adjudicator.update(white_cp(score, mover), after.halfmove_clock(), after.fullmove_number(), plies)
-                }
-                None => adjudicator.update_unscored(plies),
-            };
-            v.map(|(w, e)| Verdict::of(w, e))
+        let record = GameRecord {
+            index: setup.index,
+            pair: setup.pair,
+            game_id: self.game_id,
+            white: setup.specs[0].label.clone(),
+            black: setup.specs[1].label.clone(),
+            start_lfen: setup.start.to_lfen(),
+            moves: self.coords.join(" "),
+            result: result.to_owned(),
+            termination: verdict.termination(),
+            plies: self.coords.len() as u32,
+            material_white: material[0],
+            material_black: material[1],
+            level_changes_white: sides[0].level_changes,
+            level_changes_black: sides[1].level_changes,
+            captures_white: sides[0].captures,
+            captures_black: sides[1].captures,
+            checks_white: sides[0].checks,
+            checks_black: sides[1].checks,
+            nodes: self.nodes,
+            duration_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+            opening_moves: opening_moves.as_ref().map(|m| m.join(" ")).unwrap_or_default(),
+            ..base.clone()
+        };
+        let ending_comment = verdict.detail.as_ref().filter(|_| verdict.ending.is_forfeit()).map(|d| {
+            let loser = if verdict.winner == Some(Color::White) { "Black" } else { "White" };
+            format!("{loser} {}: {d}", verdict.ending.name())
         });
-    };
-    let mut material = [0u32; 2];
-    game.position().for_each_piece(|_, p| material[p.color.index()] += points(p.role));
-    let result = match verdict.winner {
-        Some(Color::White) => "1-0",
-        Some(Color::Black) => "0-1",
-        None => "1/2-1/2",
-    };
-    let opening_moves = setup.opening.as_ref().map(|ms| ms.iter().map(|&m| coord::<P>(m)).collect::<Vec<_>>());
-    #[allow(clippy::cast_possible_truncation)]
-    let record = GameRecord {
-        index: setup.index,
-        pair: setup.pair,
-        game_id,
-        white: setup.specs[0].label.clone(),
-        black: setup.specs[1].label.clone(),
-        start_lfen: setup.start.to_lfen(),
-        moves: coords.join(" "),
-        result: result.to_owned(),
-        termination: verdict.termination(),
-        plies: coords.len() as u32,
-        material_white: material[0],
-        material_black: material[1],
-        level_changes_white: sides[0].level_changes,
-        level_changes_black: sides[1].level_changes,
-        captures_white: sides[0].captures,
-        captures_black: sides[1].captures,
-        checks_white: sides[0].checks,
-        checks_black: sides[1].checks,
-        nodes,
-        duration_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
-        opening_moves: opening_moves.as_ref().map(|m| m.join(" ")).unwrap_or_default(),
-        ..base.clone()
-    };
-    let ending_comment = verdict.detail.as_ref().filter(|_| verdict.ending.is_forfeit()).map(|d| {
-        let loser = if verdict.winner == Some(Color::White) { "Black" } else { "White" };
-        format!("{loser} {}: {d}", verdict.ending.name())
-    });
-    let pgn = pgn_text(setup, &record, opening_moves.is_some(), &pgn_moves, ending_comment.as_deref(), event)?;
-    Ok(Some(Played { record, plies, pgn }))
+        let pgn = pgn_text(setup, &record, opening_moves.is_some(), &self.pgn_moves, ending_comment.as_deref(), event)?;
+        Ok(Played { record, plies: self.plies, pgn })
+    }
 }
 
 /// The verdict when `side` failed to move: a forfeit, `None` when the run is stopping (the game

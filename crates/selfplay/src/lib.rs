@@ -22,6 +22,7 @@ pub mod pgn_read;
 pub mod player;
 pub mod replay;
 pub mod run;
+mod run_files;
 pub mod shard;
 pub mod spec;
 pub mod sprt_log;

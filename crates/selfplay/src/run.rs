@@ -6,13 +6,11 @@ use crate::engine::{describe_limits, EngineSpec};
 use crate::external::External;
 use crate::game::{play, Played, Setup};
 use crate::manifest::{now_utc, EngineEntry, Manifest, RunSettings, Session};
-use crate::pgn::{self, PgnFile};
 use crate::player::Player;
-use crate::{Adjudication, Error, GameRecord, GamesFile, Openings, PliesFile, Recovered, Shard, Version};
+use crate::run_files::{self, RunFiles};
+use crate::{Adjudication, Error, GameRecord, Openings, Recovered, Shard, Version};
 use stackchess_core::{Position, Rules};
-use stackchess_records::RunLock;
 use stackchess_search::{Engine, Limits, Score};
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -235,8 +233,6 @@ pub struct Summary {
 /// # Errors
 /// Bad settings, a non-empty `dir` without `resume`, a resume with other settings, a damaged
 /// record file, an I/O error, or an engine without a move.
-// The run loop (resume, shard, workers, journal) is issue 23's open item to split.
-#[allow(clippy::too_many_lines)]
 pub fn run<P: Position>(
     rules: P::Rules,
     dir: &Path,
@@ -246,15 +242,7 @@ pub fn run<P: Position>(
     progress: &mut dyn Progress,
 ) -> Result<Summary, Error> {
     cfg.check()?;
-    // An external engine that cannot start or does not answer the handshake stops the run
-    // before it begins (later failures lose games instead).
-    for e in &cfg.engines {
-        if let Some(x) = &e.external {
-            External::new(x.clone(), cfg.timing.stall)
-                .probe()
-                .map_err(|f| Error::Config(format!("engine {}: {}: {f}", e.label, x.cmd.display())))?;
-        }
-    }
+    probe_engines(cfg)?;
     let mut settings = cfg.settings(rules.name(), rules.id());
     if resume {
         // A run begun before rule sets had ids does not name its rules: it goes on as it was.
@@ -265,183 +253,26 @@ pub fn run<P: Position>(
         }
     }
     let run_key = settings.run_key();
-    let rules_id = settings.rules_id.clone();
-    let (csv_path, pgn_path, manifest_path) = (dir.join(GAMES_CSV), dir.join(GAMES_PGN), dir.join(MANIFEST));
-    let plies_path = dir.join(PLIES_CSV);
-    let games = usize::try_from(cfg.games).map_err(|_| Error::Config("--games is too large".into()))?;
-    let mut done = vec![false; games];
+    let base = base_record(rules.name(), cfg, run_key.clone(), settings.rules_id.clone());
     let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
     let session = Session { started: now_utc(), threads, version: env!("CARGO_PKG_VERSION").to_owned() };
     // The directory is this process's until the run returns: a second process is refused.
-    let _lock = lock(dir, resume)?;
-    let (mut csv, mut plies, recovered, recovered_plies) = if resume {
-        let mut manifest = Manifest::read(&manifest_path)?;
-        if manifest.shard != cfg.shard {
-            return Err(Error::Config(format!(
-                "{} holds shard {} of its run, not shard {}: resume it with --shard {}",
-                dir.display(),
-                manifest.shard,
-                cfg.shard,
-                manifest.shard
-            )));
-        }
-        let differences = manifest.settings.differences(&settings);
-        if !differences.is_empty() || manifest.run_key != run_key {
-            return Err(Error::SettingsDiffer { dir: dir.to_owned(), differences: differences.join("; ") });
-        }
-        let mut committed: HashMap<String, u32> = HashMap::new();
-        let (csv, recovered) = if csv_path.exists() {
-            GamesFile::open(&csv_path, |rec| {
-                check_resumed(&rec, &run_key, cfg, &mut done)?;
-                progress.resumed(&rec);
-                committed.insert(rec.game_id.clone(), rec.plies);
-                Ok(())
-            })?
-        } else {
-            (GamesFile::create(&csv_path)?, Recovered::default())
-        };
-        // A version-2 run keeps its plies beside its games; a version-1 run has none.
-        let (plies, recovered_plies) = match csv.version() {
-            Version::V1 => (None, Recovered::default()),
-            Version::V2 if plies_path.exists() => {
-                let (file, r) = PliesFile::open(&plies_path, &committed)?;
-                (Some(file), r)
-            }
-            Version::V2 if committed.is_empty() => (Some(PliesFile::create(&plies_path)?), Recovered::default()),
-            Version::V2 => {
-                return Err(Error::Config(format!(
-                    "{} is missing, but {} holds {} games: restore it, or start the run afresh",
-                    plies_path.display(),
-                    csv_path.display(),
-                    committed.len()
-                )))
-            }
-        };
-        pgn::repair(&pgn_path, |id| {
-            id.strip_prefix(&format!("{run_key}-"))
-                .and_then(|i| i.parse::<usize>().ok())
-                .is_some_and(|i| done.get(i).copied().unwrap_or(true))
-        })?;
-        manifest.games = cfg.games;
-        manifest.sessions.push(session);
-        manifest.write(&manifest_path)?;
-        (csv, plies, recovered, recovered_plies)
+    let _lock = run_files::lock(dir, resume)?;
+    let mut files = if resume {
+        RunFiles::resume(dir, cfg, &settings, &run_key, session, progress)?
     } else {
-        let manifest = Manifest {
-            program: "stackchess".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            run_key: run_key.clone(),
-            settings,
-            games: cfg.games,
-            format: "csv".into(),
-            shard: cfg.shard,
-            started: session.started.clone(),
-            sessions: vec![session],
-        };
-        manifest.write(&manifest_path)?;
-        let plies = PliesFile::create(&plies_path)?;
-        (GamesFile::create(&csv_path)?, Some(plies), Recovered::default(), Recovered::default())
+        RunFiles::create(dir, cfg, settings, &run_key, session)?
     };
-    let version = csv.version();
-    let mut pgn = PgnFile::append_to(&pgn_path)?;
+    let version = files.games.version();
     let ours = (0..cfg.games).filter(|&i| cfg.in_shard(i)).count() as u64;
     let missing: Vec<u64> =
-        (0..cfg.games).filter(|&i| cfg.in_shard(i) && !done[usize::try_from(i).unwrap_or(0)]).collect();
+        (0..cfg.games).filter(|&i| cfg.in_shard(i) && !files.done[usize::try_from(i).unwrap_or(0)]).collect();
     let mut count = ours - missing.len() as u64;
     progress.begin(ours, count);
-
-    let base = GameRecord {
-        run_key: run_key.clone(),
-        variant: rules.name().to_owned(),
-        seed: cfg.seed,
-        settings: cfg.settings_column(),
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        rules_id,
-        ..GameRecord::default()
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Config(format!("cannot start {threads} threads: {e}")))?;
-    let halt = AtomicBool::new(false);
-    let (mut played, mut hook_stopped, mut failure) = (0, false, None);
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<Result<Played, Error>>();
-        let (halt, missing, base) = (&halt, &missing, &base);
-        // One worker per thread, each with its own pair of engines, taking the missing games in
-        // index order (so an interrupted run leaves nearly a prefix of the games done).
-        let next = AtomicUsize::new(0);
-        scope.spawn(move || {
-            pool.scope(|workers| {
-                for _ in 0..threads {
-                    let (tx, next) = (tx.clone(), &next);
-                    workers.spawn(move |_| {
-                        let side = |i: usize| {
-                            Player::<P>::new(rules, &cfg.engines[i.min(cfg.engines.len() - 1)], cfg.timing.stall)
-                        };
-                        let mut players = [side(0), side(1)];
-                        let mut checker = None;
-                        while !halt.load(Ordering::Relaxed) {
-                            let Some(&index) = missing.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                            match play_index(rules, cfg, index, &mut players, &mut checker, halt, base) {
-                                Ok(Some(p)) => drop(tx.send(Ok(p))),
-                                Ok(None) => {}
-                                Err(e) => {
-                                    halt.store(true, Ordering::Relaxed);
-                                    drop(tx.send(Err(e)));
-                                }
-                            }
-                        }
-                    });
-                }
-            });
-            drop(tx);
-        });
-        loop {
-            match rx.recv_timeout(Duration::from_millis(50)) {
-                Ok(Ok(p)) if failure.is_none() => {
-                    // The PGN and the plies first: the games.csv line commits the game.
-                    let written = pgn.append(&p.pgn).and_then(|()| {
-                        if let Some(plies) = plies.as_mut() {
-                            plies.append_game(&p.plies)?;
-                        }
-                        Ok(csv.append(&p.record)?)
-                    });
-                    match written {
-                        Ok(()) => {
-                            played += 1;
-                            count += u64::from(p.record.index < cfg.games);
-                            if !progress.finished(&p.record) {
-                                hook_stopped = true;
-                                halt.store(true, Ordering::Relaxed);
-                            }
-                        }
-                        Err(e) => {
-                            failure = Some(Error::Write(Box::new(e)));
-                            halt.store(true, Ordering::Relaxed);
-                        }
-                    }
-                }
-                Ok(Ok(_)) | Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Ok(Err(e)) => {
-                    failure.get_or_insert(e);
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            if stop.load(Ordering::Relaxed) {
-                halt.store(true, Ordering::Relaxed);
-            }
-        }
-    });
+    let played = play_missing::<P>(rules, cfg, threads, &missing, &base, &mut files, stop, progress, &mut count);
     // Synced whatever happened; a failure during the run is the error to report.
-    let synced = csv
-        .sync()
-        .and_then(|()| plies.as_ref().map_or(Ok(()), PliesFile::sync))
-        .map_err(Error::from)
-        .and_then(|()| pgn.sync());
-    if let Some(e) = failure {
-        return Err(e);
-    }
+    let synced = files.sync();
+    let (played, hook_stopped) = played?;
     synced.map_err(|e| Error::Write(Box::new(e)))?;
     let end = if count == ours {
         RunEnd::Complete
@@ -450,6 +281,7 @@ pub fn run<P: Position>(
     } else {
         RunEnd::Interrupted
     };
+    let (recovered, recovered_plies) = (files.recovered, files.recovered_plies);
     Ok(Summary {
         run_key,
         games: ours,
@@ -463,56 +295,121 @@ pub fn run<P: Position>(
     })
 }
 
-/// Whether `dir` holds anything but its lock file and the temporary file of a manifest whose
-/// first write was cut short (a kill before the run's first file: the run is still to begin).
-fn has_files(dir: &Path) -> bool {
-    std::fs::read_dir(dir).is_ok_and(|d| {
-        d.flatten().any(|e| {
-            let name = e.file_name();
-            !stackchess_records::is_lock_file(&name) && name != "manifest.json.tmp"
-        })
-    })
-}
-
-/// Takes the lock of the run directory before anything of the run is read or written: for a
-/// resume, of the run found there; for a new run, of an empty (or new) directory, checked again
-/// once locked (another process may have begun a run there meanwhile).
-fn lock(dir: &Path, resume: bool) -> Result<RunLock, Error> {
-    if resume {
-        if !dir.join(MANIFEST).exists() {
-            return Err(Error::NothingToResume(dir.to_owned()));
+/// An external engine that cannot start or does not answer the handshake stops the run before
+/// it begins (later failures lose games instead).
+fn probe_engines(cfg: &RunConfig) -> Result<(), Error> {
+    for e in &cfg.engines {
+        if let Some(x) = &e.external {
+            External::new(x.clone(), cfg.timing.stall)
+                .probe()
+                .map_err(|f| Error::Config(format!("engine {}: {}: {f}", e.label, x.cmd.display())))?;
         }
-        return Ok(RunLock::acquire(dir)?);
-    }
-    if has_files(dir) {
-        return Err(Error::NotEmpty(dir.to_owned()));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let lock = RunLock::acquire(dir)?;
-    if has_files(dir) {
-        return Err(Error::NotEmpty(dir.to_owned()));
-    }
-    Ok(lock)
-}
-
-/// Checks a record read on resume and marks its index done; says what is wrong otherwise.
-fn check_resumed(rec: &GameRecord, run_key: &str, cfg: &RunConfig, done: &mut [bool]) -> Result<(), String> {
-    if rec.run_key != run_key || rec.game_id != GameRecord::id(run_key, rec.index) {
-        return Err(format!(
-            "record {} belongs to another run (run key {}, expected {run_key})",
-            rec.game_id, rec.run_key
-        ));
-    }
-    if !cfg.in_shard(rec.index) {
-        return Err(format!("record {} is not a game of shard {}", rec.game_id, cfg.shard));
-    }
-    if let Some(slot) = usize::try_from(rec.index).ok().and_then(|i| done.get_mut(i)) {
-        if *slot {
-            return Err(format!("game {} is recorded twice", rec.game_id));
-        }
-        *slot = true;
     }
     Ok(())
+}
+
+/// The columns every game of the run shares.
+fn base_record(variant: &str, cfg: &RunConfig, run_key: String, rules_id: String) -> GameRecord {
+    GameRecord {
+        run_key,
+        variant: variant.to_owned(),
+        seed: cfg.seed,
+        settings: cfg.settings_column(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        rules_id,
+        ..GameRecord::default()
+    }
+}
+
+/// Plays the `missing` games on `threads` workers, each with its own pair of engines, taking them
+/// in index order (so an interrupted run leaves nearly a prefix of the games done), and writes
+/// each finished game as it comes. Returns the games played and whether the progress hook
+/// stopped the run; `count` goes up by the run's games among them.
+#[allow(clippy::too_many_arguments)] // the run's parts, each used once: a struct would only rename them
+fn play_missing<P: Position>(
+    rules: P::Rules,
+    cfg: &RunConfig,
+    threads: usize,
+    missing: &[u64],
+    base: &GameRecord,
+    files: &mut RunFiles,
+    stop: &AtomicBool,
+    progress: &mut dyn Progress,
+    count: &mut u64,
+) -> Result<(u64, bool), Error> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Config(format!("cannot start {threads} threads: {e}")))?;
+    let halt = AtomicBool::new(false);
+    let (mut played, mut hook_stopped, mut failure) = (0, false, None);
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Result<Played, Error>>();
+        let halt = &halt;
+        let next = AtomicUsize::new(0);
+        scope.spawn(move || {
+            pool.scope(|workers| {
+                for _ in 0..threads {
+                    let (tx, next) = (tx.clone(), &next);
+                    workers.spawn(move |_| worker::<P>(rules, cfg, missing, next, halt, base, &tx));
+                }
+            });
+            drop(tx);
+        });
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(Ok(p)) if failure.is_none() => match files.append(&p) {
+                    Ok(()) => {
+                        played += 1;
+                        *count += u64::from(p.record.index < cfg.games);
+                        if !progress.finished(&p.record) {
+                            hook_stopped = true;
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(e) => {
+                        failure = Some(Error::Write(Box::new(e)));
+                        halt.store(true, Ordering::Relaxed);
+                    }
+                },
+                Ok(Ok(_)) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Ok(Err(e)) => {
+                    failure.get_or_insert(e);
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if stop.load(Ordering::Relaxed) {
+                halt.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    failure.map_or(Ok((played, hook_stopped)), Err)
+}
+
+/// One worker: plays the next missing game until there is none or the run halts.
+fn worker<P: Position>(
+    rules: P::Rules,
+    cfg: &RunConfig,
+    missing: &[u64],
+    next: &AtomicUsize,
+    halt: &AtomicBool,
+    base: &GameRecord,
+    tx: &mpsc::Sender<Result<Played, Error>>,
+) {
+    let side = |i: usize| Player::<P>::new(rules, &cfg.engines[i.min(cfg.engines.len() - 1)], cfg.timing.stall);
+    let mut players = [side(0), side(1)];
+    let mut checker = None;
+    while !halt.load(Ordering::Relaxed) {
+        let Some(&index) = missing.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+        match play_index(rules, cfg, index, &mut players, &mut checker, halt, base) {
+            Ok(Some(p)) => drop(tx.send(Ok(p))),
+            Ok(None) => {}
+            Err(e) => {
+                halt.store(true, Ordering::Relaxed);
+                drop(tx.send(Err(e)));
+            }
+        }
+    }
 }
 
 /// Plays game `index` with this worker's players (`checker`: the worker's built-in engine for the
@@ -596,15 +493,7 @@ impl<'a, P: Position> GamePlayer<'a, P> {
     pub fn new(rules: P::Rules, cfg: &'a RunConfig) -> Result<Self, Error> {
         cfg.check()?;
         let settings = cfg.settings(rules.name(), rules.id());
-        let base = GameRecord {
-            run_key: settings.run_key(),
-            variant: rules.name().to_owned(),
-            seed: cfg.seed,
-            settings: cfg.settings_column(),
-            version: env!("CARGO_PKG_VERSION").to_owned(),
-            rules_id: settings.rules_id,
-            ..GameRecord::default()
-        };
+        let base = base_record(rules.name(), cfg, settings.run_key(), settings.rules_id);
         let side = |i: usize| Player::<P>::new(rules, &cfg.engines[i.min(cfg.engines.len() - 1)], cfg.timing.stall);
         Ok(GamePlayer { rules, cfg, players: [side(0), side(1)], checker: None, base })
     }

@@ -3,42 +3,8 @@
 use crate::ViewError;
 use serde::Serialize;
 use stackchess_core::{parse_coord, san, Cell, Color, Position, Rules};
+use stackchess_records::{RecordedGame, Score};
 use std::fmt::Write as _;
-
-/// A search result as recorded for a ply, from the view of the side that played it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Score {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many moves (negative: the mover is mated).
-    Mate(i32),
-}
-
-/// One game as the viewer reads it (the record columns it needs).
-#[derive(Clone, Debug, Default)]
-pub struct GameInput<'a> {
-    /// The game's id (`game_id`).
-    pub id: &'a str,
-    /// The rule set's name (`variant`).
-    pub variant: &'a str,
-    /// Who played White.
-    pub white: &'a str,
-    /// Who played Black.
-    pub black: &'a str,
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: &'a str,
-    /// Why the game ended.
-    pub termination: &'a str,
-    /// The position the searched moves start from.
-    pub start_lfen: &'a str,
-    /// Moves from the rule set's start position to `start_lfen` (coordinate notation,
-    /// space-separated; empty when the record has none): shown first, marked as the opening.
-    pub opening_moves: &'a str,
-    /// The game's moves from `start_lfen`, coordinate notation, space-separated.
-    pub moves: &'a str,
-    /// The mover's search result for each of `moves` (index 0 is the first move), where recorded.
-    pub scores: Vec<Option<Score>>,
-}
 
 /// A game as the page holds it: its header, its start placement, and per ply the SAN, the
 /// changed cells and a check flag. The page replays nothing itself.
@@ -159,27 +125,29 @@ fn white_view(score: Score, mover: Color) -> serde_json::Value {
 /// # Errors
 /// A start position that does not parse, a move that is not legal, an opening that does not
 /// reach the start position, or evaluations for plies the game does not have.
-pub fn replay<P: Position>(rules: P::Rules, game: &GameInput<'_>) -> Result<GameData, ViewError> {
-    let id = game.id;
+pub fn replay<P: Position>(rules: P::Rules, recorded: &RecordedGame) -> Result<GameData, ViewError> {
+    let game = &recorded.game;
+    let id = game.game_id.as_str();
     let start = rules
-        .from_lfen(game.start_lfen)
+        .from_lfen(&game.start_lfen)
         .map_err(|e| ViewError::Start { game: id.to_owned(), message: e.to_string() })?;
     let first = if game.opening_moves.trim().is_empty() { start.clone() } else { rules.startpos() };
     let mut pos = first.clone();
     let (mut plies, mut movers) = (Vec::new(), Vec::new());
-    play_all(&mut pos, game.opening_moves, "opening", id, &mut plies, &mut movers)?;
+    play_all(&mut pos, &game.opening_moves, "opening", id, &mut plies, &mut movers)?;
     let opening = plies.len();
     if opening > 0 && pos.to_lfen() != start.to_lfen() {
         return Err(ViewError::Opening { game: id.to_owned(), reached: pos.to_lfen(), recorded: start.to_lfen() });
     }
-    play_all(&mut pos, game.moves, "game", id, &mut plies, &mut movers)?;
+    play_all(&mut pos, &game.moves, "game", id, &mut plies, &mut movers)?;
     let searched = plies.len() - opening;
-    if game.scores.len() > searched {
-        return Err(ViewError::Evaluation { game: id.to_owned(), ply: game.scores.len(), plies: searched });
+    let scores = recorded.scores();
+    if scores.len() > searched {
+        return Err(ViewError::Evaluation { game: id.to_owned(), ply: scores.len(), plies: searched });
     }
-    let evals = game.scores.iter().any(Option::is_some).then(|| {
+    let evals = scores.iter().any(Option::is_some).then(|| {
         let mut e = vec![serde_json::Value::Null; plies.len()];
-        for (i, s) in game.scores.iter().enumerate() {
+        for (i, s) in scores.iter().enumerate() {
             if let Some(s) = s {
                 e[opening + i] = white_view(*s, movers[opening + i]);
             }
@@ -188,11 +156,11 @@ pub fn replay<P: Position>(rules: P::Rules, game: &GameInput<'_>) -> Result<Game
     });
     Ok(GameData {
         id: id.to_owned(),
-        variant: game.variant.to_owned(),
-        white: game.white.to_owned(),
-        black: game.black.to_owned(),
-        result: game.result.to_owned(),
-        termination: game.termination.to_owned(),
+        variant: game.variant.clone(),
+        white: game.white.clone(),
+        black: game.black.clone(),
+        result: game.result.clone(),
+        termination: game.termination.clone(),
         levels: P::LEVELS,
         start_lfen: first.to_lfen(),
         start: placement(&first).into_iter().collect(),

@@ -6,7 +6,7 @@
 //! moves, result, optional opening and evaluations) into [`GameData`], which holds per ply what
 //! changes on the board, so the page needs no move generator; [`page`] writes the page.
 //! [`telling_games`] picks games worth a look for the balance report. The crate reads no record
-//! files: callers hand each game over as a [`GameInput`].
+//! files: callers hand each game over as the records' [`stackchess_records::RecordedGame`].
 
 mod error;
 mod game;
@@ -14,7 +14,7 @@ mod page;
 mod pick;
 
 pub use error::ViewError;
-pub use game::{replay, GameData, GameInput, Score};
+pub use game::{replay, GameData};
 pub use page::page;
 pub use pick::{telling_games, GameSummary, Pick};
 

@@ -4,21 +4,34 @@
 
 use stackchess_core::{coord, Cell, Position, Rules, SplitMix64};
 use stackchess_malka::Malka;
+use stackchess_records::{GameRecord, PlyRecord, RecordedGame, Score};
 use stackchess_traditional::Fide;
-use stackchess_view::{fragment, page, replay, telling_games, GameData, GameInput, GameSummary, Score, ViewError};
+use stackchess_view::{fragment, page, replay, telling_games, GameData, GameSummary, ViewError};
 
-fn input<'a>(id: &'a str, start: &'a str, moves: &'a str) -> GameInput<'a> {
-    GameInput {
-        id,
-        variant: "test",
-        white: "A",
-        black: "B",
-        result: "1/2-1/2",
-        termination: "max-plies",
-        start_lfen: start,
-        moves,
-        ..GameInput::default()
-    }
+fn input(id: &str, start: &str, moves: &str) -> RecordedGame {
+    let game = GameRecord {
+        game_id: id.into(),
+        variant: "test".into(),
+        white: "A".into(),
+        black: "B".into(),
+        result: "1/2-1/2".into(),
+        termination: "max-plies".into(),
+        start_lfen: start.into(),
+        moves: moves.into(),
+        ..GameRecord::default()
+    };
+    RecordedGame { game, plies: Vec::new() }
+}
+
+/// A `plies.csv` row per score, from ply 1 (a `None`: a row without a score).
+fn plies(scores: Vec<Option<Score>>) -> Vec<PlyRecord> {
+    let row = |(i, s): (usize, Option<Score>)| PlyRecord {
+        ply: i as u32 + 1,
+        score_cp: if let Some(Score::Cp(cp)) = s { Some(cp) } else { None },
+        mate: if let Some(Score::Mate(m)) = s { Some(m) } else { None },
+        ..PlyRecord::default()
+    };
+    scores.into_iter().enumerate().map(row).collect()
 }
 
 /// What the page does: the start placement with the changes of the first `n` plies applied.
@@ -114,15 +127,15 @@ fn evaluations_are_turned_to_whites_view() {
     let rules = stackchess_traditional::fide_rules();
     let start = rules.startpos().to_lfen();
     let mut g = input("e", &start, "e2e4 e7e5 g1f3");
-    g.scores = vec![Some(Score::Cp(30)), Some(Score::Cp(20)), None];
+    g.plies = plies(vec![Some(Score::Cp(30)), Some(Score::Cp(20)), None]);
     let d = replay::<Fide>(rules, &g).unwrap();
     assert_eq!(d.evals.unwrap(), vec![serde_json::json!(30), serde_json::json!(-20), serde_json::Value::Null]);
-    g.scores = vec![Some(Score::Mate(3)), Some(Score::Mate(2)), Some(Score::Mate(-1))];
+    g.plies = plies(vec![Some(Score::Mate(3)), Some(Score::Mate(2)), Some(Score::Mate(-1))]);
     let d = replay::<Fide>(rules, &g).unwrap();
     assert_eq!(d.evals.unwrap(), vec![serde_json::json!("M3"), serde_json::json!("-M2"), serde_json::json!("-M1")]);
-    g.scores = vec![None, None];
+    g.plies = plies(vec![None, None]);
     assert!(replay::<Fide>(rules, &g).unwrap().evals.is_none(), "no evaluation at all: none shown");
-    g.scores = vec![None; 4];
+    g.plies = plies(vec![None; 4]);
     let e = replay::<Fide>(rules, &g).unwrap_err();
     assert_eq!(e, ViewError::Evaluation { game: "e".into(), ply: 4, plies: 3 });
 }
@@ -137,16 +150,16 @@ fn an_opening_is_replayed_from_the_start_and_marked() {
     }
     let start = pos.to_lfen();
     let mut g = input("o", &start, "1g11f3");
-    g.opening_moves = "1e21e3 3d73d6";
+    g.game.opening_moves = "1e21e3 3d73d6".into();
     let mut scores = vec![Some(Score::Cp(15))];
-    g.scores = std::mem::take(&mut scores);
+    g.plies = plies(std::mem::take(&mut scores));
     let d = replay::<Malka>(rules, &g).unwrap();
     assert_eq!((d.opening, d.plies.len(), d.searched_plies()), (2, 3, 1));
     assert_eq!(d.start_lfen, rules.startpos().to_lfen());
     // The searched ply's evaluation sits at its index after the opening.
     assert_eq!(d.evals.unwrap(), vec![serde_json::Value::Null, serde_json::Value::Null, serde_json::json!(15)]);
     // An opening that does not reach the recorded start is refused.
-    g.opening_moves = "1e21e3 3e73e6";
+    g.game.opening_moves = "1e21e3 3e73e6".into();
     assert!(matches!(replay::<Malka>(rules, &g), Err(ViewError::Opening { .. })));
 }
 
@@ -161,7 +174,7 @@ fn errors_name_the_game_and_the_move() {
     let e = replay::<Fide>(rules, &input("bad-9", "not a fen", "")).unwrap_err();
     assert!(e.to_string().starts_with("game bad-9: start position:"), "{e}");
     let mut g = input("bad-10", &start, "");
-    g.opening_moves = "e2e5";
+    g.game.opening_moves = "e2e5".into();
     assert!(replay::<Fide>(rules, &g).unwrap_err().to_string().starts_with("game bad-10: opening move 1 (e2e5)"));
 }
 
@@ -170,7 +183,7 @@ fn the_page_is_self_contained_and_its_data_cannot_close_the_script() {
     let rules = stackchess_traditional::fide_rules();
     let start = rules.startpos().to_lfen();
     let mut g = input("</script><script>alert(1)</script>", &start, "e2e4");
-    g.white = "<b>&";
+    g.game.white = "<b>&".into();
     let data = vec![replay::<Fide>(rules, &g).unwrap()];
     let html = page("games <&>", &["a note".into()], &data).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
@@ -206,7 +219,7 @@ fn a_thousand_long_games_make_a_page_of_a_few_megabytes() {
     }
     let text = moves.join(" ");
     let mut g = input("x", &start, &text);
-    g.scores = (0..150).map(|i| Some(Score::Cp(i * 7 - 300))).collect();
+    g.plies = plies((0..150).map(|i| Some(Score::Cp(i * 7 - 300))).collect());
     let one = replay::<Malka>(rules, &g).unwrap();
     let games: Vec<GameData> =
         (0..1000).map(|i| GameData { id: format!("0123456789abcdef-{i:06}"), ..one.clone() }).collect();

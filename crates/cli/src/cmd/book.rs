@@ -4,7 +4,7 @@ mod export;
 mod suite;
 
 use anyhow::{bail, Context, Result};
-use stackchess_book::{Added, Book, BookBuilder, GameInput};
+use stackchess_book::{Added, Book, BookBuilder};
 use stackchess_core::{coord, parse_move, san, Position, Rules};
 use stackchess_selfplay::records::{read_games, Version, GAMES_CSV, MANIFEST};
 use stackchess_selfplay::{GameRecord, Manifest, Openings};
@@ -160,9 +160,16 @@ impl WithPosition for Build<'_> {
                     from_recorded_start::<P>(rules, rec)
                 };
                 extended += u64::from(whole.is_some());
-                let (start_lfen, moves) = whole.as_ref().map_or((&rec.start_lfen, &rec.moves), |(s, m)| (s, m));
-                let game = GameInput { id: &rec.game_id, start_lfen, moves, result: &rec.result };
-                match builder.add(&game).with_context(|| format!("in {}", path.display()))? {
+                // Through its opening plies: the record read from the rule set's start position.
+                let through;
+                let game = match whole {
+                    None => rec,
+                    Some((start_lfen, moves)) => {
+                        through = GameRecord { start_lfen, moves, ..rec.clone() };
+                        &through
+                    }
+                };
+                match builder.add(game).with_context(|| format!("in {}", path.display()))? {
                     Added::Used => {}
                     Added::OtherStart => other_start += 1,
                 }

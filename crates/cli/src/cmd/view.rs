@@ -28,11 +28,11 @@ pub fn run(a: &Args) -> Result<()> {
     let (mut records, duplicates) = read_all(&a.inputs)?;
     if !a.game.is_empty() {
         for id in &a.game {
-            if !records.iter().any(|r| &r.id == id) {
+            if !records.iter().any(|r| &r.game.game_id == id) {
                 bail!("game {id} is not in {}", inputs_text(&a.inputs));
             }
         }
-        records.retain(|r| a.game.contains(&r.id));
+        records.retain(|r| a.game.contains(&r.game.game_id));
     }
     let games = replay_all(&records)?.into_iter().collect::<Result<Vec<_>, _>>()?;
     let with_evals = games.iter().filter(|g| g.evals.is_some()).count();

@@ -1,24 +1,76 @@
-//! One test per rule-file knob, on the fast generator: a small hand-made position where changing
-//! the knob changes the legal moves by exactly the moves it should. The positions and counts are
-//! the reference generator's (crates/reference/src/tests/knobs.rs), counted by hand there and in
-//! the comments here: both generators must give them.
+//! One scenario per rule-file knob, written once and run on both generators: a small hand-made
+//! position where changing the knob changes the legal moves by exactly the moves it should. The
+//! moves are counted by hand in the comments; the reference (crates/reference) and the fast
+//! generator (crates/variants over crates/rules) must both give them.
 
 use stackchess_core::{parse_coord, Position, Rules};
+use stackchess_reference::Reference;
 use stackchess_variants::{Variant, WithPosition};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A rule set seen through the fast generator, with the reference's string interface.
+/// What a scenario asks of a move generator, in the reference's string interface (level-prefixed
+/// coordinates, LFEN in and out).
+trait Generator: Sized {
+    fn builtin(name: &str) -> Self;
+    /// A rule file `base = base`, then `body` (top-level keys first, then tables).
+    fn file(base: &str, body: &str) -> Self;
+    fn levels(&self) -> usize;
+    fn start_lfen(&self) -> String;
+    fn legal_moves(&self, lfen: &str) -> Result<Vec<String>, String>;
+    fn play(&self, lfen: &str, mv: &str) -> Result<String, String>;
+    fn in_check(&self, lfen: &str) -> Result<bool, String>;
+    /// `(reason, winner)` of a finished game.
+    fn outcome(&self, lfen: &str) -> Result<Option<(String, Option<String>)>, String>;
+    fn same_rules(&self, other: &Self) -> bool;
+}
+
+impl Generator for Reference {
+    fn builtin(name: &str) -> Self {
+        Reference::builtin(name).unwrap()
+    }
+    fn file(base: &str, body: &str) -> Self {
+        let text = format!("name = \"test\"\nbase = \"{base}\"\n{body}");
+        let builtin = |n: &str| stackchess_reference::builtin_text(n).map(str::to_string);
+        Reference::from_toml(&text, &builtin).unwrap_or_else(|e| panic!("{e}\n--- file:\n{text}"))
+    }
+    fn levels(&self) -> usize {
+        Reference::levels(self)
+    }
+    fn start_lfen(&self) -> String {
+        Reference::start_lfen(self)
+    }
+    fn legal_moves(&self, lfen: &str) -> Result<Vec<String>, String> {
+        Reference::legal_moves(self, lfen)
+    }
+    fn play(&self, lfen: &str, mv: &str) -> Result<String, String> {
+        Reference::play(self, lfen, mv)
+    }
+    fn in_check(&self, lfen: &str) -> Result<bool, String> {
+        Reference::in_check(self, lfen)
+    }
+    fn outcome(&self, lfen: &str) -> Result<Option<(String, Option<String>)>, String> {
+        Reference::outcome(self, lfen)
+    }
+    fn same_rules(&self, other: &Self) -> bool {
+        Reference::same_rules(self, other)
+    }
+}
+
+/// A rule set seen through the fast generator.
 struct Fast(Variant);
 
-impl Fast {
+impl Generator for Fast {
     fn builtin(name: &str) -> Fast {
         Fast(name.parse().unwrap())
     }
+    /// Under a fresh name each time (the fast side registers rule sets by name).
+    fn file(base: &str, body: &str) -> Fast {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let text = format!("name = \"knob-{}\"\nbase = \"{base}\"\n{body}", N.fetch_add(1, Ordering::Relaxed));
+        Fast(Variant::from_text(&text).unwrap_or_else(|e| panic!("{e}\n--- file:\n{text}")))
+    }
     fn levels(&self) -> usize {
         self.0.levels()
-    }
-    fn id(&self) -> &'static str {
-        self.0.rules_id()
     }
     fn start_lfen(&self) -> String {
         self.0.with(Visit(Job::Start)).expect("the start position")
@@ -40,6 +92,9 @@ impl Fast {
             Some((reason, "-")) => Some((reason.to_owned(), None)),
             Some((reason, w)) => Some((reason.to_owned(), Some(w.to_owned()))),
         })
+    }
+    fn same_rules(&self, other: &Self) -> bool {
+        self.0.rules_id() == other.0.rules_id()
     }
 }
 
@@ -89,19 +144,12 @@ fn full(m: stackchess_core::Move) -> String {
     s
 }
 
-/// A rule file `base = base`, then `body`, under a fresh name.
-fn file(base: &str, body: &str) -> Fast {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let text = format!("name = \"knob-{}\"\nbase = \"{base}\"\n{body}", N.fetch_add(1, Ordering::Relaxed));
-    Fast(Variant::from_text(&text).unwrap_or_else(|e| panic!("{e}\n--- file:\n{text}")))
-}
-
-fn moves(r: &Fast, lfen: &str) -> Vec<String> {
+fn moves<G: Generator>(r: &G, lfen: &str) -> Vec<String> {
     r.legal_moves(lfen).unwrap_or_else(|e| panic!("{e}: {lfen}"))
 }
 
 /// The legal moves from `cell` (level-prefixed), destinations only, sorted.
-fn from(r: &Fast, lfen: &str, cell: &str) -> Vec<String> {
+fn from<G: Generator>(r: &G, lfen: &str, cell: &str) -> Vec<String> {
     let mut t: Vec<String> =
         moves(r, lfen).into_iter().filter_map(|m| m.strip_prefix(cell).map(str::to_string)).collect();
     t.sort();
@@ -115,74 +163,103 @@ fn sorted(cells: &[&str]) -> Vec<String> {
 }
 
 /// Moves only `a` has, and moves only `b` has.
-fn diff(a: &Fast, b: &Fast, lfen: &str) -> (Vec<String>, Vec<String>) {
+fn diff<G: Generator>(a: &G, b: &G, lfen: &str) -> (Vec<String>, Vec<String>) {
     let (ma, mb) = (moves(a, lfen), moves(b, lfen));
     let only_a = ma.iter().filter(|m| !mb.contains(m)).cloned().collect();
     let only_b = mb.iter().filter(|m| !ma.contains(m)).cloned().collect();
     (only_a, only_b)
 }
 
+/// Each scenario as a test on each generator: `reference::<name>` and `fast::<name>`.
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod reference {
+            $(#[test] fn $name() { super::$name::<stackchess_reference::Reference>() })*
+        }
+        mod fast {
+            $(#[test] fn $name() { super::$name::<super::Fast>() })*
+        }
+    };
+}
+
+on_both!(
+    piece_groups_and_ranges,
+    knight_rider,
+    pawn_vectors,
+    double_step_and_en_passant,
+    promotion_zone,
+    promotion_policy,
+    castling_on_and_off,
+    levels_two_and_four,
+    mirror,
+    stalemate_value,
+    fifty_moves,
+    insufficient_material,
+    transfer_on_and_off,
+    transfer_range,
+    capture_ends_move,
+    knight_over_occupied,
+    promotion_after_transfer,
+);
+
 // ---- [pieces] ----
 
-#[test]
-fn piece_groups_and_ranges() {
+fn piece_groups_and_ranges<G: Generator>() {
     // White rook d4, king a1; black pawn d6, king h8 (FIDE geometry, one level).
     let lfen = "7k/8/3p4/8/3R4/8/8/K7 w - - 0 1";
-    let fide = Fast::builtin("fide");
+    let fide = G::builtin("fide");
     // "slide": up d5 and d6 (takes the pawn, stops), down d3-d1, left c4-a4, right e4-h4: 12.
     assert_eq!(from(&fide, lfen, "1d4").len(), 12);
     // "step" (= 1): one cell each way: d5 d3 c4 e4.
-    let step = file("fide", "[pieces]\nrook = { planar-orthogonal = \"step\" }");
+    let step = G::file("fide", "[pieces]\nrook = { planar-orthogonal = \"step\" }");
     assert_eq!(from(&step, lfen, "1d4"), sorted(&["1d5", "1d3", "1c4", "1e4"]));
-    let one = file("fide", "[pieces]\nrook = { planar-orthogonal = 1 }");
+    let one = G::file("fide", "[pieces]\nrook = { planar-orthogonal = 1 }");
     assert_eq!(from(&one, lfen, "1d4"), from(&step, lfen, "1d4"));
     // At most 2: d5 d6, d3 d2, c4 b4, e4 f4: 8.
-    let two = file("fide", "[pieces]\nrook = { planar-orthogonal = 2 }");
+    let two = G::file("fide", "[pieces]\nrook = { planar-orthogonal = 2 }");
     assert_eq!(from(&two, lfen, "1d4"), sorted(&["1d5", "1d6", "1d3", "1d2", "1c4", "1b4", "1e4", "1f4"]));
     // 9 is more than any line: the same as "slide".
-    let nine = file("fide", "[pieces]\nrook = { planar-orthogonal = 9 }");
+    let nine = G::file("fide", "[pieces]\nrook = { planar-orthogonal = 9 }");
     assert_eq!(from(&nine, lfen, "1d4"), from(&fide, lfen, "1d4"));
     // A second group: the stepping rook also steps diagonally (c5 e5 c3 e3): 4 + 4.
-    let ferz = file("fide", "[pieces]\nrook = { planar-orthogonal = \"step\", planar-diagonal = \"step\" }");
+    let ferz = G::file("fide", "[pieces]\nrook = { planar-orthogonal = \"step\", planar-diagonal = \"step\" }");
     assert_eq!(from(&ferz, lfen, "1d4"), sorted(&["1d5", "1d3", "1c4", "1e4", "1c5", "1e5", "1c3", "1e3"]));
     // Only the rook changed: the king's 3 moves (a2 b1 b2) stay in every count.
     assert_eq!(moves(&two, lfen).len(), 8 + 3);
 }
 
-#[test]
-fn knight_rider() {
+fn knight_rider<G: Generator>() {
     // White knight d4, king a1; black pawn f5, king h8.
     let lfen = "7k/8/8/5p2/3N4/8/8/K7 w - - 0 1";
-    let fide = Fast::builtin("fide");
+    let fide = G::builtin("fide");
     let leaps = sorted(&["1b3", "1b5", "1c2", "1c6", "1e2", "1e6", "1f3", "1f5"]);
     assert_eq!(from(&fide, lfen, "1d4"), leaps);
     // A nightrider goes on along each leap while the cells are empty: (2,1) takes f5 and stops
     // (h6 not reached); (2,-1) f3 then h2; (1,2) e6 then f8; (-1,2) c6 then b8; the other four
     // leave the board after one leap. 8 + 3 (h2 f8 b8).
-    let rider = file("fide", "[pieces]\nknight = { planar-knight = \"slide\" }");
+    let rider = G::file("fide", "[pieces]\nknight = { planar-knight = \"slide\" }");
     let mut want = leaps.clone();
     want.extend(["1h2", "1f8", "1b8"].map(String::from));
     want.sort();
     assert_eq!(from(&rider, lfen, "1d4"), want);
     // No line of knight leaps from d4 is longer than 2 here: range 2 is the same rider.
-    let two = file("fide", "[pieces]\nknight = { planar-knight = 2 }");
+    let two = G::file("fide", "[pieces]\nknight = { planar-knight = 2 }");
     assert_eq!(from(&two, lfen, "1d4"), want);
 }
 
 // ---- [pawn] ----
 
-#[test]
-fn pawn_vectors() {
+fn pawn_vectors<G: Generator>() {
     // White pawn e4 (not on its home rank: no double step), black pawns d5 and f5.
     let lfen = "7k/8/8/3p1p2/4P3/8/8/K7 w - - 0 1";
-    let fide = Fast::builtin("fide");
+    let fide = G::builtin("fide");
     // Step e5, captures d5 and f5.
     assert_eq!(from(&fide, lfen, "1e4"), sorted(&["1e5", "1d5", "1f5"]));
     // A sideways step vector [1, 0, 0] adds f4.
-    let side = file("fide", "[pawn]\nsteps = [[0, 1, 0], [1, 0, 0]]");
+    let side = G::file("fide", "[pawn]\nsteps = [[0, 1, 0], [1, 0, 0]]");
     assert_eq!(from(&side, lfen, "1e4"), sorted(&["1e5", "1f4", "1d5", "1f5"]));
     // One capture vector [1, 1, 0]: only f5.
-    let right = file("fide", "[pawn]\ncaptures = [[1, 1, 0]]");
+    let right = G::file("fide", "[pawn]\ncaptures = [[1, 1, 0]]");
     assert_eq!(from(&right, lfen, "1e4"), sorted(&["1e5", "1f5"]));
     // Black's vectors are White's with drank and dlevel negated, dfile kept: the black pawn e5
     // steps e4 (0,-1,0), captures d4 and f4 (±1,-1,0), and with [1, 0, 0] also steps to f5
@@ -194,13 +271,12 @@ fn pawn_vectors() {
     assert_eq!(from(&right, black, "1e5"), sorted(&["1e4", "1f4"]));
 }
 
-#[test]
-fn double_step_and_en_passant() {
+fn double_step_and_en_passant<G: Generator>() {
     // White pawn e2 (home rank), black pawn d4.
     let lfen = "7k/8/8/8/3p4/8/4P3/K7 w - - 0 1";
-    let fide = Fast::builtin("fide");
-    let single = file("fide", "[pawn]\ndouble-step = false\nen-passant = false");
-    let no_ep = file("fide", "[pawn]\nen-passant = false");
+    let fide = G::builtin("fide");
+    let single = G::file("fide", "[pawn]\ndouble-step = false\nen-passant = false");
+    let no_ep = G::file("fide", "[pawn]\nen-passant = false");
     // The double step is exactly the one move more.
     assert_eq!(diff(&fide, &single, lfen), (vec!["1e21e4".to_string()], vec![]));
     assert_eq!(from(&no_ep, lfen, "1e2"), sorted(&["1e3", "1e4"]));
@@ -220,16 +296,15 @@ fn double_step_and_en_passant() {
     assert!(no_ep.legal_moves(&after).is_err());
 }
 
-#[test]
-fn promotion_zone() {
+fn promotion_zone<G: Generator>() {
     // Traditional (three levels): white pawn 2a7, kings 1a1 and 3h8.
     let lfen = "8/8/8/8/8/8/8/K7|8/P7/8/8/8/8/8/8|7k/8/8/8/8/8/8/8 w - - 0 1";
-    let enemy_home = Fast::builtin("traditional");
+    let enemy_home = G::builtin("traditional");
     // enemy-home: only rank 8 of Black's home level (3) promotes: 2a8 is a plain step, 3a7 too,
     // 3a8 four promotions (RULES §1.4: "a pawn on rank 8 of a lower level is not promoted").
     assert_eq!(from(&enemy_home, lfen, "2a7"), sorted(&["2a8", "3a7", "3a8q", "3a8r", "3a8b", "3a8n"]));
     // every-level: 2a8 promotes too: the plain 2a8 becomes four promotions (+3).
-    let every = file("traditional", "[pawn]\npromotion-zone = \"every-level\"");
+    let every = G::file("traditional", "[pawn]\npromotion-zone = \"every-level\"");
     let (gone, new) = diff(&enemy_home, &every, lfen);
     assert_eq!(gone, ["2a72a8"]);
     assert_eq!(new, sorted(&["2a72a8q", "2a72a8r", "2a72a8b", "2a72a8n"]));
@@ -239,12 +314,11 @@ fn promotion_zone() {
     assert!(every.legal_moves(on_2a8).is_err());
 }
 
-#[test]
-fn promotion_policy() {
+fn promotion_policy<G: Generator>() {
     // Traditional with White's whole army on level 1 and a pawn on 2a7 (black king 3h8).
     let full = "8/8/8/8/8/8/8/RNBQKBNR|8/P7/8/8/8/8/8/8|7k/8/8/8/8/8/8/8 w - - 0 1";
-    let any = Fast::builtin("traditional");
-    let lost = file("traditional", "[pawn]\npromotion = \"lost\"");
+    let any = G::builtin("traditional");
+    let lost = G::file("traditional", "[pawn]\npromotion = \"lost\"");
     // "any": 2a8, 3a7 and four promotions on 3a8. "lost": the pool is the army's start count
     // minus the pieces on the board, 0 for every kind, so the four promotions go (and the push
     // to 3a8 with them: promotion is mandatory).
@@ -261,12 +335,11 @@ fn promotion_policy() {
 
 // ---- castling ----
 
-#[test]
-fn castling_on_and_off() {
+fn castling_on_and_off<G: Generator>() {
     // An army of king and rooks, mirrored for Black.
     let army = "[board]\nwhite = [\"8/8/8/8/8/8/8/R3K2R\"]\nblack = \"mirror\"";
-    let on = file("fide", &format!("castling = true\n{army}"));
-    let off = file("fide", &format!("castling = false\n{army}"));
+    let on = G::file("fide", &format!("castling = true\n{army}"));
+    let off = G::file("fide", &format!("castling = false\n{army}"));
     // The start rights follow the placement: all four with castling on, none with it off.
     assert_eq!(on.start_lfen(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     assert_eq!(off.start_lfen(), "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
@@ -287,10 +360,9 @@ fn castling_on_and_off() {
 
 // ---- [board] ----
 
-#[test]
-fn levels_two_and_four() {
-    let two = file("malka", "[board]\nlevels = 2\nwhite = [\"8/8/8/8/8/8/PPPPPPPP/RNBQKBNR\", \"8/8/8/8/8/8/8/8\"]");
-    let four = file(
+fn levels_two_and_four<G: Generator>() {
+    let two = G::file("malka", "[board]\nlevels = 2\nwhite = [\"8/8/8/8/8/8/PPPPPPPP/RNBQKBNR\", \"8/8/8/8/8/8/8/8\"]");
+    let four = G::file(
         "malka",
         "[board]\nlevels = 4\nwhite = [\"8/8/8/8/8/8/PPPPPPPP/RNBQKBNR\", \"8/8/8/8/8/8/8/8\", \"8/8/8/8/8/8/8/8\", \"8/8/8/8/8/8/8/8\"]",
     );
@@ -313,24 +385,23 @@ fn levels_two_and_four() {
     assert!(four.legal_moves(bottom2).is_err());
 }
 
-#[test]
-fn mirror() {
+fn mirror<G: Generator>() {
     // A lopsided army: king e1, knight g1, pawn b2 on level 1 of two. The mirror keeps the file,
     // reflects the rank (9 - rank) and the level (levels + 1 - level): king e8, knight g8, pawn
     // b7, all on level 2.
-    let r = file(
+    let r = G::file(
         "malka",
         "castling = false\n[board]\nlevels = 2\nwhite = [\"8/8/8/8/8/8/1P6/4K1N1\", \"8/8/8/8/8/8/8/8\"]\nblack = \"mirror\"",
     );
     assert_eq!(r.start_lfen(), "8/8/8/8/8/8/1P6/4K1N1|4k1n1/1p6/8/8/8/8/8/8 w - - 0 1");
     // The same army given by hand is the same rule set.
-    let by_hand = file(
+    let by_hand = G::file(
         "malka",
         "castling = false\n[board]\nlevels = 2\nwhite = [\"8/8/8/8/8/8/1P6/4K1N1\", \"8/8/8/8/8/8/8/8\"]\nblack = [\"8/8/8/8/8/8/8/8\", \"4k1n1/1p6/8/8/8/8/8/8\"]",
     );
-    assert!(r.id() == by_hand.id());
+    assert!(r.same_rules(&by_hand));
     // White at home on level 2 of four: the mirror puts Black on level 3 (4 + 1 - 2).
-    let mid = file(
+    let mid = G::file(
         "malka",
         "[board]\nlevels = 4\nwhite-home = 2\nblack-home = 3\nwhite = [\"8/8/8/8/8/8/8/8\", \"8/8/8/8/8/8/PPPPPPPP/RNBQKBNR\", \"8/8/8/8/8/8/8/8\", \"8/8/8/8/8/8/8/8\"]",
     );
@@ -349,14 +420,13 @@ fn mirror() {
 
 // ---- [draws] ----
 
-#[test]
-fn stalemate_value() {
+fn stalemate_value<G: Generator>() {
     // Black king h8, white queen f7, white king g6, Black to move: no move, not in check.
     let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
-    let draw = Fast::builtin("fide");
-    let win = file("fide", "[draws]\nstalemate = \"win\"");
-    let loss = file("fide", "[draws]\nstalemate = \"loss\"");
-    let o = |r: &Fast| r.outcome(stalemate).unwrap();
+    let draw = G::builtin("fide");
+    let win = G::file("fide", "[draws]\nstalemate = \"win\"");
+    let loss = G::file("fide", "[draws]\nstalemate = \"loss\"");
+    let o = |r: &G| r.outcome(stalemate).unwrap();
     // The value is the stalemated side's (Black's) result.
     assert_eq!(o(&draw), Some(("stalemate".to_string(), None)));
     assert_eq!(o(&win), Some(("stalemate".to_string(), Some("black".to_string()))));
@@ -370,13 +440,12 @@ fn stalemate_value() {
     assert!(moves(&win, stalemate).is_empty());
 }
 
-#[test]
-fn fifty_moves() {
+fn fifty_moves<G: Generator>() {
     // Kings and a white pawn (not dead material); only the halfmove clock varies.
     let at = |half: u32| format!("7k/8/8/8/8/8/4P3/K7 w - - {half} 80");
-    let fifty = Fast::builtin("fide");
-    let ten = file("fide", "[draws]\nfifty-moves = 10");
-    let never = file("fide", "[draws]\nfifty-moves = 0");
+    let fifty = G::builtin("fide");
+    let ten = G::file("fide", "[draws]\nfifty-moves = 10");
+    let never = G::file("fide", "[draws]\nfifty-moves = 0");
     let drawn = Some(("fifty-moves".to_string(), None));
     // 50 moves = 100 plies.
     assert_eq!(fifty.outcome(&at(99)).unwrap(), None);
@@ -390,10 +459,9 @@ fn fifty_moves() {
     assert_eq!(moves(&fifty, &at(100)).len(), 5);
 }
 
-#[test]
-fn insufficient_material() {
-    let on = Fast::builtin("fide");
-    let off = file("fide", "[draws]\ninsufficient-material = false");
+fn insufficient_material<G: Generator>() {
+    let on = G::builtin("fide");
+    let off = G::file("fide", "[draws]\ninsufficient-material = false");
     let dead = Some(("dead-material".to_string(), None));
     for lfen in [
         "7k/8/8/8/8/8/8/K7 w - - 0 1",   // K v K
@@ -420,14 +488,13 @@ fn level_changes(moves: &[String]) -> Vec<String> {
 }
 
 /// The destinations of the transfers from `cell`: the legal moves from it to another level.
-fn transfers(r: &Fast, lfen: &str, cell: &str) -> Vec<String> {
+fn transfers<G: Generator>(r: &G, lfen: &str, cell: &str) -> Vec<String> {
     from(r, lfen, cell).into_iter().filter(|t| t.get(0..1) != cell.get(0..1)).collect()
 }
 
-#[test]
-fn transfer_on_and_off() {
-    let on = Fast::builtin("air-attack");
-    let off = file("air-attack", "[transfer]\nenabled = false");
+fn transfer_on_and_off<G: Generator>() {
+    let on = G::builtin("air-attack");
+    let off = G::file("air-attack", "[transfer]\nenabled = false");
     // At the start, the 79 transfers of RULES §3 are exactly the difference.
     let start = on.start_lfen();
     let (only_on, only_off) = diff(&on, &off, &start);
@@ -450,11 +517,10 @@ fn transfer_on_and_off() {
     assert_eq!(from(&off, pawns, "1b3"), sorted(&["1b4"]));
 }
 
-#[test]
-fn transfer_range() {
+fn transfer_range<G: Generator>() {
     // Rook 1a1, king 1e3, black king 1h8, level 2 empty. Normal moves: 7 up, 7 along (14).
     let lfen = "7k/8/8/8/8/4K3/8/R7|8/8/8/8/8/8/8/8 w - - 0 1";
-    let with = |range: u32| file("air-attack", &format!("[transfer]\nrange = {range}"));
+    let with = |range: u32| G::file("air-attack", &format!("[transfer]\nrange = {range}"));
     let rook = |range: u32| transfers(&with(range), lfen, "1a1").len();
     // Stop on 2a1, then `range` cells up the a-file and along rank 1 (7 at most).
     assert_eq!(rook(0), 1);
@@ -472,19 +538,21 @@ fn transfer_range() {
     // 2d4 along its 8 leap lines, 12 cells on the empty level (see `knight_rider`, plus h6 that
     // is not blocked here); with range 1 only the 8 first leaps are left.
     let rider = |range: u32| {
-        file("air-attack", &format!("[pieces]\nknight = {{ planar-knight = \"slide\" }}\n[transfer]\nrange = {range}"))
+        G::file(
+            "air-attack",
+            &format!("[pieces]\nknight = {{ planar-knight = \"slide\" }}\n[transfer]\nrange = {range}"),
+        )
     };
     let d4 = "7k/8/8/8/3N4/4K3/8/8|8/8/8/8/8/8/8/8 w - - 0 1";
     assert_eq!(transfers(&rider(4), d4, "1d4").len(), 12);
     assert_eq!(transfers(&rider(1), d4, "1d4").len(), 8);
 }
 
-#[test]
-fn capture_ends_move() {
+fn capture_ends_move<G: Generator>() {
     // Rook 1a1 under a black knight on 2a1 (its T cell), black pawn 2a3; kings 1e3 and 1h8.
     let lfen = "7k/8/8/8/8/4K3/8/R7|8/8/8/8/8/p7/8/n7 w - - 0 1";
-    let ends = Fast::builtin("air-attack");
-    let goes_on = file("air-attack", "[transfer]\ncapture-ends-move = false");
+    let ends = G::builtin("air-attack");
+    let goes_on = G::file("air-attack", "[transfer]\ncapture-ends-move = false");
     // true: the capture on T is the whole transfer.
     assert_eq!(transfers(&ends, lfen, "1a1"), ["2a1"]);
     // false: it may also go on from the emptied T, up to 2a2 or taking the pawn on 2a3 (a second
@@ -499,13 +567,12 @@ fn capture_ends_move() {
     assert!(goes_on.in_check(check).unwrap());
 }
 
-#[test]
-fn knight_over_occupied() {
+fn knight_over_occupied<G: Generator>() {
     // Knight 1b1 under a black rook on 2b1 (its T cell); kings 1e3 (off rank 1, where the rook
     // would pin the knight by transfer) and 1h8.
     let lfen = "7k/8/8/8/8/4K3/8/1N6|8/8/8/8/8/8/8/1r6 w - - 0 1";
-    let over = Fast::builtin("air-attack");
-    let strict = file("air-attack", "[transfer]\nknight-over-occupied = false");
+    let over = G::builtin("air-attack");
+    let strict = G::file("air-attack", "[transfer]\nknight-over-occupied = false");
     // true: the knight ignores T (no capture there) and leaps on from it: 2a3 2c3 2d2.
     assert_eq!(transfers(&over, lfen, "1b1"), sorted(&["2a3", "2c3", "2d2"]));
     // false: T must be empty; it is not, so no transfer. The normal leaps 1a3 1c3 1d2 stay.
@@ -519,12 +586,11 @@ fn knight_over_occupied() {
     assert_eq!(diff(&over, &strict, empty), (vec![], vec![]));
 }
 
-#[test]
-fn promotion_after_transfer() {
+fn promotion_after_transfer<G: Generator>() {
     // Air Attack with White promoting only on level 2 (Black's home level here): a white pawn on
     // 1a8 is legal, cannot step (off the board), and transfers to 2a8 in its zone: four
     // promotions.
-    let r = file("air-attack", "castling = false\n[board]\nblack-home = 2\n[pawn]\npromotion-zone = \"enemy-home\"");
+    let r = G::file("air-attack", "castling = false\n[board]\nblack-home = 2\n[pawn]\npromotion-zone = \"enemy-home\"");
     let lfen = "P6k/8/8/8/8/8/8/K7|8/8/8/8/8/8/8/8 w - - 0 1";
     assert_eq!(from(&r, lfen, "1a8"), sorted(&["2a8q", "2a8r", "2a8b", "2a8n"]));
 }
