@@ -95,30 +95,30 @@ impl<const L: usize> Board<L> {
     #[inline]
     pub(crate) fn put(&mut self, c: Cell, p: Piece) {
         self.placed.insert(c, p);
-        self.hash ^= self.t.zp(p.color, p.role, c);
+        self.hash ^= self.t.zobrist.piece(p.color, p.role, c);
     }
 
     #[inline]
     pub(crate) fn take(&mut self, c: Cell, p: Piece) {
         self.placed.remove(c, p);
-        self.hash ^= self.t.zp(p.color, p.role, c);
+        self.hash ^= self.t.zobrist.piece(p.color, p.role, c);
     }
 
     /// Whether the en-passant cell can be captured by a pawn of the side to move (it then counts for repetition).
     pub(crate) fn ep_capturable(&self) -> bool {
-        self.ep.is_some_and(|(e, _)| {
-            self.t.pawn_attackers[self.turn.index()][e].intersects(self.pieces(self.turn, Role::Pawn))
-        })
+        self.ep
+            .is_some_and(|(e, _)| self.t.pawns.attackers[self.turn][e].intersects(self.pieces(self.turn, Role::Pawn)))
     }
 
     /// The hash of the state beyond placement.
     pub(crate) fn state_hash(&self) -> u64 {
-        let mut h = self.t.z_castle[usize::from(self.castling.0)];
+        let z = &self.t.zobrist;
+        let mut h = z.castle[usize::from(self.castling.0)];
         if self.turn == Color::Black {
-            h ^= self.t.z_side;
+            h ^= z.side;
         }
         if self.ep_capturable() {
-            h ^= self.t.z_ep[self.ep.expect("capturable").0];
+            h ^= z.ep[self.ep.expect("capturable").0];
         }
         h
     }
@@ -127,16 +127,16 @@ impl<const L: usize> Board<L> {
     #[must_use]
     pub fn hash_from_scratch(&self) -> u64 {
         let mut h = self.state_hash();
-        self.for_each_piece(|c, p| h ^= self.t.zp(p.color, p.role, c));
+        self.for_each_piece(|c, p| h ^= self.t.zobrist.piece(p.color, p.role, c));
         h
     }
 
     /// Promotion roles the side `c` may choose now.
     pub(crate) fn promotion_roles(&self, c: Color) -> impl Iterator<Item = Role> + '_ {
-        let lost_only = self.t.promote_lost;
+        let lost_only = self.t.pawns.promote_lost;
         Role::PROMOTIONS
             .into_iter()
-            .filter(move |r| !lost_only || self.pieces(c, *r).count() < self.t.start_counts[c.index()][r.index()])
+            .filter(move |r| !lost_only || self.pieces(c, *r).count() < self.t.start_counts[c][*r])
     }
 }
 
@@ -213,8 +213,8 @@ impl<const L: usize> Position for Board<L> {
     fn attacks(&self, c: Cell) -> Bitboard<L> {
         match self.placed.piece_at(c) {
             None => Bitboard::EMPTY,
-            Some(p) if p.role == Role::Pawn => self.t.pawn_captures[p.color.index()][c],
-            Some(p) if self.t.planar => self.piece_attacks::<true>(p.role, c, self.occupied()),
+            Some(p) if p.role == Role::Pawn => self.t.pawns.captures[p.color][c],
+            Some(p) if self.t.pieces.planar => self.piece_attacks::<true>(p.role, c, self.occupied()),
             Some(p) => self.piece_attacks::<false>(p.role, c, self.occupied()),
         }
     }
@@ -237,7 +237,7 @@ impl<const L: usize> Position for Board<L> {
 
     fn legal_captures(&self, moves: &mut MoveList) {
         let theirs = self.placed.by_color[self.turn.other().index()];
-        let mut keep = theirs | self.t.promo[self.turn.index()];
+        let mut keep = theirs | self.t.pawns.promo[self.turn];
         if let Some((e, _)) = self.ep {
             keep.insert(e);
         }
@@ -269,7 +269,7 @@ impl<const L: usize> Position for Board<L> {
             }
             MoveKind::Castle => {
                 let long = m.to().file() < m.from().file();
-                if let Some(cm) = t.castles[us.index()][usize::from(long)] {
+                if let Some(cm) = t.castles.get(us, long) {
                     let rook = Piece { color: us, role: Role::Rook };
                     self.take(cm.rook_from, rook);
                     self.put(cm.rook_to, rook);
@@ -288,7 +288,7 @@ impl<const L: usize> Position for Board<L> {
                     if via != m.to() {
                         if let Some(r) = self.placed.piece_at(via).filter(|p| p.color == them).map(|p| p.role) {
                             self.take(via, Piece { color: them, role: r });
-                            self.castling.0 &= !t.castle_clear[via];
+                            self.castling.0 &= !t.castles.clear[via];
                             reset_clock = true;
                         }
                     }
@@ -297,8 +297,8 @@ impl<const L: usize> Position for Board<L> {
         }
         self.take(m.from(), mover);
         self.put(m.to(), Piece { color: us, role: m.promotion().unwrap_or(role) });
-        self.castling.0 &= !(t.castle_clear[m.from()] | t.castle_clear[m.to()]);
-        self.ep = (m.kind() == MoveKind::DoubleStep && t.en_passant).then(|| {
+        self.castling.0 &= !(t.castles.clear[m.from()] | t.castles.clear[m.to()]);
+        self.ep = (m.kind() == MoveKind::DoubleStep && t.pawns.en_passant).then(|| {
             let (a, b) = (m.from(), m.to());
             let mid = Cell::from_index((a.index() + b.index()) / 2);
             (mid, b)

@@ -7,7 +7,7 @@
 use crate::sink::Sink;
 use crate::tables::TransferTables;
 use crate::Board;
-use stackchess_core::{Color, MoveKind, Role};
+use stackchess_core::{Color, MoveKind, Role, RoleSet};
 use stackchess_geometry::{ride_plane, Bitboard, Cell, GroupSet};
 
 /// The number of the king's targets on one level from which they are tested against one map of
@@ -42,15 +42,15 @@ fn for_adjacent<const L: usize>(l: usize, mut f: impl FnMut(usize)) {
 }
 
 impl TransferTables {
-    /// The plane cells a piece of role index `i` on square `sq` reaches after its transfer, given
-    /// the rook and bishop lookups from `sq` in the occupancy `occ` of its new level (for a pawn:
+    /// The plane cells a piece of `role` on square `sq` reaches after its transfer, given the
+    /// rook and bishop lookups from `sq` in the occupancy `occ` of its new level (for a pawn:
     /// nothing; pawns are handled by the caller).
     #[inline]
-    fn after(&self, i: usize, sq: usize, rook: u64, bishop: u64, occ: u64) -> u64 {
+    fn after(&self, role: Role, sq: usize, rook: u64, bishop: u64, occ: u64) -> u64 {
         let sq = sq & 63;
-        let mut w = self.leaps[i][sq] | rook & self.orth_reach[i][sq] | bishop & self.diag_reach[i][sq];
+        let mut w = self.leaps[role][sq] | rook & self.orth_reach[role][sq] | bishop & self.diag_reach[role][sq];
         if self.has_riders {
-            for &(d, range) in &self.riders[i] {
+            for &(d, range) in &self.riders[role] {
                 w |= ride_plane(sq, d, range, occ);
             }
         }
@@ -62,11 +62,11 @@ impl<const L: usize> Board<L> {
     /// [`TransferTables::after`] from square `sq` of a level with occupancy `occ`, making only the
     /// rook and bishop lookups the role's movement after a transfer uses.
     #[inline]
-    fn after_transfer(&self, tr: &TransferTables, i: usize, sq: usize, occ: u64) -> u64 {
+    fn after_transfer(&self, tr: &TransferTables, role: Role, sq: usize, occ: u64) -> u64 {
         let rays = &self.t.rays;
-        let rook = if tr.orth_reach[i][sq] == 0 { 0 } else { rays.rook_plane(sq, occ) };
-        let bishop = if tr.diag_reach[i][sq] == 0 { 0 } else { rays.bishop_plane(sq, occ) };
-        tr.after(i, sq, rook, bishop, occ)
+        let rook = if tr.orth_reach[role][sq] == 0 { 0 } else { rays.rook_plane(sq, occ) };
+        let bishop = if tr.diag_reach[role][sq] == 0 { 0 } else { rays.bishop_plane(sq, occ) };
+        tr.after(role, sq, rook, bishop, occ)
     }
 
     /// Whether the pieces `theirs` (pieces of `by`) attack `c` by a normal move or a transfer,
@@ -79,25 +79,15 @@ impl<const L: usize> Board<L> {
         // One rook and one bishop lookup serve the normal slides and every transfer.
         let (rook, bishop) = (t.rays.rook_plane(sq, occ_l), t.rays.bishop_plane(sq, occ_l));
         let p = &self.placed.by_role;
-        if t.planar {
+        if t.pieces.planar {
             // Every normal attack stays within the level: one word per role class.
             let th = theirs.0[l];
-            let word = |mut roles: u8| {
-                let mut w = 0;
-                while roles != 0 {
-                    w |= p[roles.trailing_zeros() as usize].0[l];
-                    roles &= roles - 1;
-                }
-                w
-            };
-            let mut hit = t.pawn_attackers[by.index()][c].0[l] & p[Role::Pawn.index()].0[l];
-            let mut leap = t.leap_roles;
-            while leap != 0 {
-                let r = leap.trailing_zeros() as usize;
-                leap &= leap - 1;
-                hit |= t.leaps[r][c].0[l] & p[r].0[l];
+            let word = |roles: RoleSet| roles.into_iter().fold(0, |w, r| w | p[r.index()].0[l]);
+            let mut hit = t.pawns.attackers[by][c].0[l] & p[Role::Pawn.index()].0[l];
+            for r in t.pieces.leap_roles {
+                hit |= t.pieces.leaps[r][c].0[l] & p[r.index()].0[l];
             }
-            hit |= rook & word(t.ortho_roles) | bishop & word(t.diag_roles);
+            hit |= rook & word(t.pieces.ortho_roles) | bishop & word(t.pieces.diag_roles);
             if hit & th != 0 {
                 return true;
             }
@@ -108,7 +98,7 @@ impl<const L: usize> Board<L> {
         // defender's.
         let passable = if tr.capture_ends_move { !occ_l } else { !(theirs.0[l] & occ_l) };
         let knight_ok = if tr.knight_over_occupied { !0 } else { !occ_l };
-        let pawn_from = t.pawn_attackers[by.index()][c].0[l];
+        let pawn_from = t.pawns.attackers[by][c].0[l];
         // Movement is symmetric: the transfer cells from which a piece reaches `c` are the cells
         // it reaches from `c`.
         let mut found = false;
@@ -118,13 +108,13 @@ impl<const L: usize> Board<L> {
                 return;
             }
             let knights_o = p[Role::Knight.index()].0[o] & theirs_o;
-            let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.home_rank[by.index()].0[o];
+            let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.pawns.home_rank[by].0[o];
             // Any piece but a knight captures on its transfer cell: the cell above or below.
             if (theirs_o & !knights_o) >> sq & 1 != 0 || pawn_from & passable & home_o != 0 {
                 found = true;
                 return;
             }
-            if knights_o != 0 && tr.after(Role::Knight.index(), sq, rook, bishop, occ_l) & knight_ok & knights_o != 0 {
+            if knights_o != 0 && tr.after(Role::Knight, sq, rook, bishop, occ_l) & knight_ok & knights_o != 0 {
                 found = true;
                 return;
             }
@@ -133,7 +123,7 @@ impl<const L: usize> Board<L> {
             for r in [Role::Bishop, Role::Rook, Role::Queen, Role::King] {
                 let pieces = p[r.index()].0[o] & theirs_o;
                 if pieces != 0 {
-                    hit |= tr.after(r.index(), sq, rook, bishop, occ_l) & pieces;
+                    hit |= tr.after(r, sq, rook, bishop, occ_l) & pieces;
                 }
             }
             found = hit & passable != 0;
@@ -161,17 +151,16 @@ impl<const L: usize> Board<L> {
         let mut a = 0u64;
         // Normal moves of the pieces on the level.
         let th = theirs.0[m];
-        each(p[Role::Pawn.index()].0[m] & th, |sq| a |= t.pawn_captures[by.index()][on(sq)].0[m]);
+        each(p[Role::Pawn.index()].0[m] & th, |sq| a |= t.pawns.captures[by][on(sq)].0[m]);
         for r in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
-            let bit = 1u8 << r.index();
             each(p[r.index()].0[m] & th, |sq| {
                 // Its reach on an empty level (what `piece_attacks` gives there), from tables.
                 let c = on(sq);
-                let mut reach = t.leaps[r.index()][c].0[m];
-                if t.ortho_roles & bit != 0 {
+                let mut reach = t.pieces.leaps[r][c].0[m];
+                if t.pieces.ortho_roles.has(r) {
                     reach |= t.rays.empty_slides(c, GroupSet::ROOK_PLANE).0[m];
                 }
-                if t.diag_roles & bit != 0 {
+                if t.pieces.diag_roles.has(r) {
                     reach |= t.rays.empty_slides(c, GroupSet::BISHOP_PLANE).0[m];
                 }
                 if reach & near != 0 {
@@ -183,7 +172,7 @@ impl<const L: usize> Board<L> {
         // knight), or a move on from it.
         let passable = if tr.capture_ends_move { !occ_m } else { !(th & occ_m) };
         let knight_ok = if tr.knight_over_occupied { !0 } else { !occ_m };
-        let after = |i: usize, sq: u32| self.after_transfer(tr, i, sq as usize, occ_m);
+        let after = |r: Role, sq: u32| self.after_transfer(tr, r, sq as usize, occ_m);
         for_adjacent::<L>(m, |o| {
             let theirs_o = theirs.0[o];
             if theirs_o == 0 {
@@ -191,17 +180,17 @@ impl<const L: usize> Board<L> {
             }
             let knights_o = p[Role::Knight.index()].0[o] & theirs_o;
             a |= theirs_o & !knights_o;
-            let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.home_rank[by.index()].0[o];
-            each(home_o & passable, |sq| a |= t.pawn_captures[by.index()][on(sq)].0[m]);
+            let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.pawns.home_rank[by].0[o];
+            each(home_o & passable, |sq| a |= t.pawns.captures[by][on(sq)].0[m]);
             each(knights_o & knight_ok, |sq| {
-                if tr.reach[Role::Knight.index()][sq as usize] & near != 0 {
-                    a |= after(Role::Knight.index(), sq);
+                if tr.reach[Role::Knight][sq as usize] & near != 0 {
+                    a |= after(Role::Knight, sq);
                 }
             });
             for r in [Role::Bishop, Role::Rook, Role::Queen, Role::King] {
                 each(p[r.index()].0[o] & theirs_o & passable, |sq| {
-                    if tr.reach[r.index()][sq as usize] & near != 0 {
-                        a |= after(r.index(), sq);
+                    if tr.reach[r][sq as usize] & near != 0 {
+                        a |= after(r, sq);
                     }
                 });
             }
@@ -213,7 +202,7 @@ impl<const L: usize> Board<L> {
     fn risky(&self, king: Cell, them: Color, occ: Bitboard<L>, ours: Bitboard<L>, theirs: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
         let mut cand = ours.without(Bitboard::from_cell(king));
-        if let (Some(tr), false) = (&t.transfer, t.has_riders) {
+        if let (Some(tr), false) = (&t.transfer, t.pieces.has_riders) {
             // Every attack path to the king runs on its level: along its lines (only the first
             // piece on each matters), or one step or pawn capture from a transfer cell, which our
             // piece there blocks (a knight's only when it may not pass over it).
@@ -221,10 +210,10 @@ impl<const L: usize> Board<L> {
             let mut w = t.rays.rook_plane(sq, occ.0[l]) | t.rays.bishop_plane(sq, occ.0[l]);
             for r in Role::ALL {
                 if r != Role::Knight || !tr.knight_over_occupied {
-                    w |= tr.leaps[r.index()][sq];
+                    w |= tr.leaps[r][sq];
                 }
             }
-            w |= t.pawn_attackers[them.index()][king].0[l];
+            w |= t.pawns.attackers[them][king].0[l];
             cand &= Bitboard::on_level(l, w);
         }
         if cand.is_empty() || !self.attacked_general(king, them, theirs, occ.without(cand)) {
@@ -257,7 +246,10 @@ impl<const L: usize> Board<L> {
         let theirs = theirs.without(via);
         let mut r = targets;
         let mut one_by_one = targets;
-        if from == king && via.is_empty() && self.t.planar && self.t.transfer.as_ref().is_some_and(|tr| !tr.has_riders)
+        if from == king
+            && via.is_empty()
+            && self.t.pieces.planar
+            && self.t.transfer.as_ref().is_some_and(|tr| !tr.has_riders)
         {
             // The king's targets on one level, when more than one, against one map of that level's
             // attacked cells: a target's own occupancy and the piece taken there change no
@@ -310,7 +302,7 @@ impl<const L: usize> Board<L> {
         }
         let t = self.t;
         let mut pawns = self.pieces(us, Role::Pawn);
-        if S::BULK && t.pawn_bulk && !in_check && exposed.is_empty() {
+        if S::BULK && t.pawns.bulk && !in_check && exposed.is_empty() {
             // Pawns whose moves need no test, counted set-wise; the rest one by one below.
             let free = pawns.without(risky);
             pawns &= risky;
@@ -321,23 +313,23 @@ impl<const L: usize> Board<L> {
                 // there; one on its home rank may go on from an empty transfer cell with a pawn
                 // step or capture on that level. When a capture there need not end the move, those
                 // on the home rank are looked at alone (their double captures are tested).
-                let home = free & t.home_rank[us.index()];
+                let home = free & t.pawns.home_rank[us];
                 let (alone, set_wise) = if tr_ends_move { (Bitboard::EMPTY, home) } else { (home, Bitboard::EMPTY) };
                 // A transfer into the promotion zone is one move per promotion kind.
-                let promo = t.promo[us.index()];
+                let promo = t.pawns.promo[us];
                 let mut tally = |tg: Bitboard<L>| {
                     let promos = (tg & promo).count() as usize;
                     let kinds = if promos > 0 { self.promotion_choices(us).1 } else { 0 };
                     sink.add(tg.without(promo).count() as usize + promos * kinds);
                 };
-                for v in &t.vertical_shifts {
+                for v in &t.pawns.vertical_shifts {
                     tally(v.apply(free.without(alone)).without(ours));
                     let on = v.apply(set_wise) & !occ;
                     if !on.is_empty() {
-                        for s in t.step_shifts[us.index()].iter().filter(|s| s.planar()) {
+                        for s in t.pawns.step_shifts[us].iter().filter(|s| s.planar()) {
                             tally(s.apply(on) & !occ);
                         }
-                        for s in t.capture_shifts[us.index()].iter().filter(|s| s.planar()) {
+                        for s in t.pawns.capture_shifts[us].iter().filter(|s| s.planar()) {
                             tally(s.apply(on) & theirs);
                         }
                     }
@@ -349,8 +341,8 @@ impl<const L: usize> Board<L> {
             sink,
             pawns,
             |from| {
-                let mut cand = t.pawn_steps[us.index()][from] | t.pawn_captures[us.index()][from];
-                for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {
+                let mut cand = t.pawns.steps[us][from] | t.pawns.captures[us][from];
+                for &(_, to) in &t.pawns.doubles[us][from.index()] {
                     cand.insert(to);
                 }
                 let cand = cand & want;
@@ -394,22 +386,19 @@ impl<const L: usize> Board<L> {
     fn evasions(&self, king: Cell, occ: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
         let Some(tr) = &t.transfer else { return Bitboard::FULL };
-        if !t.planar || !tr.capture_ends_move || tr.has_riders {
+        if !t.pieces.planar || !tr.capture_ends_move || tr.has_riders {
             return Bitboard::FULL;
         }
         let (l, sq) = (king.level(), king.plane());
         let occ_l = occ.0[l];
         let mut w = t.rays.rook_plane(sq, occ_l)
             | t.rays.bishop_plane(sq, occ_l)
-            | t.pawn_attackers[self.turn.other().index()][king].0[l];
-        let mut leap = t.leap_roles;
-        while leap != 0 {
-            let r = leap.trailing_zeros() as usize;
-            leap &= leap - 1;
-            w |= t.leaps[r][king].0[l];
+            | t.pawns.attackers[self.turn.other()][king].0[l];
+        for r in t.pieces.leap_roles {
+            w |= t.pieces.leaps[r][king].0[l];
         }
-        for r in 0..6 {
-            w |= tr.leaps[r][sq];
+        for leaps in &tr.leaps {
+            w |= leaps[sq];
         }
         let mut out = Bitboard::on_level(l, w);
         for_adjacent::<L>(l, |o| out |= Bitboard::on_level(o, w | 1 << sq));
@@ -465,7 +454,7 @@ impl<const L: usize> Board<L> {
             let tbit = 1u64 << sq;
             // Plain transfers (no second capture), and those that capture on T and go on. The
             // transfer cell's own occupancy does not change the lookups from it.
-            let lines = |r: Role| self.after_transfer(tr, r.index(), sq, occ_o);
+            let lines = |r: Role| self.after_transfer(tr, r, sq, occ_o);
             let mut double = 0u64;
             let plain = if role == Role::Knight {
                 if !tr.knight_over_occupied && occ_o & tbit != 0 {
@@ -481,9 +470,9 @@ impl<const L: usize> Board<L> {
                 if !enemy_on_t || !tr.capture_ends_move {
                     let occ_t = occ_o & !tbit;
                     let beyond = match role {
-                        Role::Pawn if t.home_rank[us.index()].has(from) => {
-                            let steps = t.pawn_steps[us.index()][cell_t].0[o] & !occ_t;
-                            let caps = t.pawn_captures[us.index()][cell_t].0[o] & theirs.0[o];
+                        Role::Pawn if t.pawns.home_rank[us].has(from) => {
+                            let steps = t.pawns.steps[us][cell_t].0[o] & !occ_t;
+                            let caps = t.pawns.captures[us][cell_t].0[o] & theirs.0[o];
                             steps | caps
                         }
                         Role::Pawn => 0,

@@ -33,7 +33,7 @@ fn validate_placement<const L: usize>(b: &Board<L>) -> Result<(), LfenError> {
         if n != 1 {
             return Err(e(LfenField::Placement, format!("{c} has {n} kings; exactly one is needed")));
         }
-        let bad = b.pieces(c, Role::Pawn) & b.t.bad_pawn[c.index()];
+        let bad = b.pieces(c, Role::Pawn) & b.t.pawns.bad_pawn[c];
         if let Some(cell) = bad.first() {
             return Err(e(
                 LfenField::Placement,
@@ -57,7 +57,7 @@ fn parse_castling<const L: usize>(b: &Board<L>, s: &str) -> Result<Castling, Lfe
             'q' => (Color::Black, true),
             _ => return Err(e(LfenField::Castling, format!("'{ch}' is not one of K Q k q or '-'"))),
         };
-        let Some(cm) = b.t.castles[color.index()][usize::from(long)] else {
+        let Some(cm) = b.t.castles.get(color, long) else {
             return Err(e(LfenField::Castling, format!("{} has no castling", b.t.name)));
         };
         let king = Piece { color, role: Role::King };
@@ -87,14 +87,14 @@ fn parse_ep<const L: usize>(b: &Board<L>, s: &str) -> Result<Option<(Cell, Cell)
         return Ok(None);
     }
     let cell = Cell::parse(s, L).map_err(|err| e(LfenField::EnPassant, err.to_string()))?;
-    if !b.t.en_passant {
+    if !b.t.pawns.en_passant {
         return Err(e(LfenField::EnPassant, format!("{} has no en passant, so no en-passant cell", b.t.name)));
     }
     let mover = b.turn.other();
     let occ = b.occupied();
     // The mover's pawn double-stepped over `cell`: find the step it took.
     for from in (0..64 * L).map(Cell::from_index) {
-        for &(mid, to) in &b.t.pawn_doubles[mover.index()][from.index()] {
+        for &(mid, to) in &b.t.pawns.doubles[mover][from.index()] {
             if mid == cell && !occ.has(from) && !occ.has(mid) && b.pieces(mover, Role::Pawn).has(to) {
                 return Ok(Some((cell, to)));
             }

@@ -4,60 +4,57 @@
 
 use crate::sink::Sink;
 use crate::Board;
-use stackchess_core::{Color, Move, MoveKind, Position, Role};
+use stackchess_core::{Color, Move, MoveKind, Position, Role, RoleSet};
 use stackchess_geometry::{Bitboard, Cell, GroupSet};
 
 impl<const L: usize> Board<L> {
     /// Cells a non-pawn `role` on `c` attacks by a normal move, given occupancy. `PLANAR` says the
-    /// tables are [`crate::Tables`]'s `planar` (compiled apart: the code for the other moves then
-    /// costs nothing).
+    /// tables are [`crate::Tables`]'s `pieces.planar` (compiled apart: the code for the other moves
+    /// then costs nothing).
     #[allow(
         clippy::inline_always,
         reason = "returned through memory, its result costs a stalled load (Air Attack perft)"
     )]
     #[inline(always)]
     pub(crate) fn piece_attacks<const PLANAR: bool>(&self, role: Role, c: Cell, occ: Bitboard<L>) -> Bitboard<L> {
-        let t = self.t;
-        let i = role.index();
-        let bit = 1u8 << i;
-        let mut a = if t.leap_roles & bit == 0 { Bitboard::EMPTY } else { t.leaps[i][c] };
-        if (t.ortho_roles | t.diag_roles) & bit != 0 {
+        let (t, p) = (self.t, &self.t.pieces);
+        let mut a = if p.leap_roles.has(role) { p.leaps[role][c] } else { Bitboard::EMPTY };
+        if (p.ortho_roles | p.diag_roles).has(role) {
             let (l, sq) = (c.level(), c.plane());
             let occ_l = occ.word(l);
             let mut w = 0;
-            if t.ortho_roles & bit != 0 {
+            if p.ortho_roles.has(role) {
                 w |= t.rays.rook_plane(sq, occ_l);
             }
-            if t.diag_roles & bit != 0 {
+            if p.diag_roles.has(role) {
                 w |= t.rays.bishop_plane(sq, occ_l);
             }
             a |= Bitboard::on_level(l, w);
         }
-        debug_assert!(!PLANAR || t.planar);
+        debug_assert!(!PLANAR || p.planar);
         if PLANAR {
             return a;
         }
-        if !t.cross_lines[i].is_empty() {
-            a |= t.rays.cross_slides(c, t.cross_lines[i], occ);
+        if !p.cross_lines[role].is_empty() {
+            a |= t.rays.cross_slides(c, p.cross_lines[role], occ);
         }
-        for lines in &t.lines[i] {
+        for lines in &p.lines[role] {
             a |= t.rays.slides(c, lines.groups, occ) & lines.reach[c];
         }
-        if t.has_riders {
-            for &(d, range) in &t.riders[i] {
+        if p.has_riders {
+            for &(d, range) in &p.riders[role] {
                 a |= ride(c, d, range, occ);
             }
         }
         a
     }
 
-    /// The pieces (both colours) of the roles in the bit mask `roles`.
+    /// The pieces (both colours) of the roles `roles`.
     #[inline]
-    pub(crate) fn of_roles(&self, mut roles: u8) -> Bitboard<L> {
+    pub(crate) fn of_roles(&self, roles: RoleSet) -> Bitboard<L> {
         let mut b = Bitboard::EMPTY;
-        while roles != 0 {
-            b |= self.placed.by_role[roles.trailing_zeros() as usize];
-            roles &= roles - 1;
+        for r in roles {
+            b |= self.placed.by_role[r.index()];
         }
         b
     }
@@ -66,15 +63,12 @@ impl<const L: usize> Board<L> {
     #[inline]
     pub(crate) fn attacked_by_steps(&self, c: Cell, by: Color, theirs: Bitboard<L>) -> bool {
         let t = self.t;
-        let role = |r: usize| self.placed.by_role[r] & theirs;
-        if t.pawn_attackers[by.index()][c].intersects(role(Role::Pawn.index())) {
+        let role = |r: Role| self.placed.by_role[r.index()] & theirs;
+        if t.pawns.attackers[by][c].intersects(role(Role::Pawn)) {
             return true;
         }
-        let mut leap = t.leap_roles;
-        while leap != 0 {
-            let r = leap.trailing_zeros() as usize;
-            leap &= leap - 1;
-            if t.leaps[r][c].intersects(role(r)) {
+        for r in t.pieces.leap_roles {
+            if t.pieces.leaps[r][c].intersects(role(r)) {
                 return true;
             }
         }
@@ -85,13 +79,10 @@ impl<const L: usize> Board<L> {
     #[inline]
     fn steps_to(&self, c: Cell, by: Color, theirs: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
-        let role = |r: usize| self.placed.by_role[r] & theirs;
-        let mut a = t.pawn_attackers[by.index()][c] & role(Role::Pawn.index());
-        let mut leap = t.leap_roles;
-        while leap != 0 {
-            let r = leap.trailing_zeros() as usize;
-            leap &= leap - 1;
-            a |= t.leaps[r][c] & role(r);
+        let role = |r: Role| self.placed.by_role[r.index()] & theirs;
+        let mut a = t.pawns.attackers[by][c] & role(Role::Pawn);
+        for r in t.pieces.leap_roles {
+            a |= t.pieces.leaps[r][c] & role(r);
         }
         a
     }
@@ -99,23 +90,23 @@ impl<const L: usize> Board<L> {
     /// The pieces of `theirs` by how they slide.
     #[inline]
     pub(crate) fn sliders(&self, theirs: Bitboard<L>) -> Sliders<L> {
-        let t = self.t;
+        let p = &self.t.pieces;
         let mut classes = [Bitboard::EMPTY; CLASSES];
-        for (k, class) in t.slide_classes.iter().take(CLASSES).enumerate() {
+        for (k, class) in p.slide_classes.iter().take(CLASSES).enumerate() {
             classes[k] = self.of_roles(class.roles) & theirs;
         }
         Sliders {
-            ortho: self.of_roles(t.ortho_roles) & theirs,
-            diag: self.of_roles(t.diag_roles) & theirs,
+            ortho: self.of_roles(p.ortho_roles) & theirs,
+            diag: self.of_roles(p.diag_roles) & theirs,
             classes,
             theirs,
         }
     }
 
-    /// The pieces of slide class `k` (of the tables' `slide_classes`, whose roles are `roles`)
-    /// among those `sl` was made of.
+    /// The pieces of slide class `k` (of the tables' `pieces.slide_classes`, whose roles are
+    /// `roles`) among those `sl` was made of.
     #[inline]
-    fn class_sliders(&self, sl: &Sliders<L>, k: usize, roles: u8) -> Bitboard<L> {
+    fn class_sliders(&self, sl: &Sliders<L>, k: usize, roles: RoleSet) -> Bitboard<L> {
         if k < CLASSES {
             sl.classes[k]
         } else {
@@ -135,8 +126,8 @@ impl<const L: usize> Board<L> {
         sl: &Sliders<L>,
         occ: Bitboard<L>,
     ) -> Bitboard<L> {
-        let t = self.t;
-        let role = |r: usize| self.placed.by_role[r] & theirs;
+        let (t, p) = (self.t, &self.t.pieces);
+        let role = |r: Role| self.placed.by_role[r.index()] & theirs;
         let mut a = Bitboard::EMPTY;
         if ANY {
             if self.attacked_by_steps(c, by, theirs) {
@@ -160,7 +151,7 @@ impl<const L: usize> Board<L> {
         if ANY && !a.is_empty() {
             return a;
         }
-        debug_assert!(!PLANAR || t.planar);
+        debug_assert!(!PLANAR || p.planar);
         if PLANAR {
             return a;
         }
@@ -168,11 +159,11 @@ impl<const L: usize> Board<L> {
         if ANY && !a.is_empty() {
             return a;
         }
-        if t.has_riders {
+        if p.has_riders {
             for r in Role::ALL {
-                for &(d, range) in &t.riders[r.index()] {
+                for &(d, range) in &p.riders[r] {
                     let back = stackchess_geometry::Dir::new(-d.df, -d.dr, -d.dl);
-                    a |= ride(c, back, range, occ) & role(r.index());
+                    a |= ride(c, back, range, occ) & role(r);
                 }
             }
         }
@@ -185,7 +176,7 @@ impl<const L: usize> Board<L> {
     fn class_attackers<const ANY: bool>(&self, c: Cell, sl: &Sliders<L>, occ: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
         let mut a = Bitboard::EMPTY;
-        for (k, class) in t.slide_classes.iter().enumerate() {
+        for (k, class) in t.pieces.slide_classes.iter().enumerate() {
             // A slider in reach on an empty board attacks `c` when nothing stands between.
             let mut s = self.class_sliders(sl, k, class.roles) & class.empty[c];
             while let Some(x) = s.first() {
@@ -232,14 +223,11 @@ impl<const L: usize> Board<L> {
         let theirs = self.placed.by_color[by.index()];
         let pawns = self.placed.by_role[Role::Pawn.index()] & theirs;
         let mut a = Bitboard::EMPTY;
-        for s in &t.capture_shifts[by.index()] {
+        for s in &t.pawns.capture_shifts[by] {
             a |= s.apply(pawns);
         }
-        let mut leap = t.leap_roles;
-        while leap != 0 {
-            let r = leap.trailing_zeros() as usize;
-            leap &= leap - 1;
-            (self.placed.by_role[r] & theirs).for_each(|c| a |= t.leaps[r][c]);
+        for r in t.pieces.leap_roles {
+            (self.placed.by_role[r.index()] & theirs).for_each(|c| a |= t.pieces.leaps[r][c]);
         }
         a
     }
@@ -255,7 +243,7 @@ impl<const L: usize> Board<L> {
         occ: Bitboard<L>,
     ) -> Bitboard<L> {
         let sl = &self.sliders(theirs);
-        if self.t.planar {
+        if self.t.pieces.planar {
             self.attacks_to::<ANY, true>(c, by, theirs, sl, occ)
         } else {
             self.attacks_to::<ANY, false>(c, by, theirs, sl, occ)
@@ -278,7 +266,7 @@ impl<const L: usize> Board<L> {
     #[inline]
     pub(crate) fn is_attacked(&self, c: Cell, by: Color, occ: Bitboard<L>) -> bool {
         let theirs = self.placed.by_color[by.index()];
-        if self.t.general {
+        if self.t.pieces.general {
             return self.attacked_general(c, by, theirs & occ, occ);
         }
         self.attacked_normally(c, by, theirs, occ)
@@ -302,7 +290,7 @@ impl<const L: usize> Board<L> {
         let mut n = 0;
         let mut snipers = t.rays.empty_slides(king, GroupSet::ROOK_PLANE) & sl.ortho
             | t.rays.empty_slides(king, GroupSet::BISHOP_PLANE) & sl.diag;
-        for (k, class) in t.slide_classes.iter().enumerate() {
+        for (k, class) in t.pieces.slide_classes.iter().enumerate() {
             snipers |= class.empty[king] & self.class_sliders(sl, k, class.roles);
         }
         let ours = self.placed.by_color[us.index()];
@@ -327,13 +315,14 @@ impl<const L: usize> Board<L> {
 
     /// Generates the legal moves into `sink`.
     pub(crate) fn generate<S: Sink<L>>(&self, sink: &mut S) {
-        if self.t.general {
-            if self.t.planar {
+        let p = &self.t.pieces;
+        if p.general {
+            if p.planar {
                 self.generate_general::<S, true>(sink);
             } else {
                 self.generate_general_apart(sink);
             }
-        } else if self.t.planar {
+        } else if p.planar {
             self.generate_lines::<S, true>(sink);
         } else {
             self.generate_lines_apart(sink);
@@ -427,7 +416,7 @@ impl<const L: usize> Board<L> {
             });
         }
         let pawns = self.pieces(us, Role::Pawn) & movers;
-        if S::BULK && t.pawn_bulk {
+        if S::BULK && t.pawns.bulk {
             let free = pawns.without(pinned);
             sink.add(self.count_pawn_moves(free, mask));
             self.pawn_moves(sink, pawns & pinned, |from| mask & pin_mask(from), |_| Bitboard::EMPTY);
@@ -466,7 +455,7 @@ impl<const L: usize> Board<L> {
             if !self.castling.has(us, long) {
                 continue;
             }
-            let Some(cm) = self.t.castles[us.index()][usize::from(long)] else { continue };
+            let Some(cm) = self.t.castles.get(us, long) else { continue };
             if cm.king_from != king
                 || !sink.wanted().has(cm.king_to)
                 || cm.empty.intersects(occ)
@@ -475,7 +464,7 @@ impl<const L: usize> Board<L> {
                 continue;
             }
             let m = Move::new(cm.king_from, cm.king_to, None, MoveKind::Castle);
-            if self.t.general {
+            if self.t.pieces.general {
                 if self.leaves_king_safe(m) {
                     sink.one(m);
                 }

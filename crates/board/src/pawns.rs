@@ -10,7 +10,7 @@ impl<const L: usize> Board<L> {
     /// The en-passant captures of the pawns `pawns` (each tested by playing it).
     pub(crate) fn en_passant_by<S: Sink<L>>(&self, sink: &mut S, pawns: Bitboard<L>) {
         if let Some((e, _)) = self.ep.filter(|&(e, _)| sink.wanted().has(e)) {
-            (self.t.pawn_attackers[self.turn.index()][e] & pawns).for_each(|from| {
+            (self.t.pawns.attackers[self.turn][e] & pawns).for_each(|from| {
                 let m = Move::new(from, e, None, MoveKind::EnPassant);
                 if self.leaves_king_safe(m) {
                     sink.one(m);
@@ -20,28 +20,28 @@ impl<const L: usize> Board<L> {
     }
 
     /// The number of moves of the pawns `free` (none pinned) within `mask`, counted set-wise
-    /// vector by vector (when the tables allow it: [`crate::Tables`]'s `pawn_bulk`); en passant
+    /// vector by vector (when the tables allow it: [`crate::Tables`]'s `pawns.bulk`); en passant
     /// excluded.
     pub(crate) fn count_pawn_moves(&self, free: Bitboard<L>, mask: Bitboard<L>) -> usize {
-        let t = self.t;
+        let t = &self.t.pawns;
         let us = self.turn;
         let empty = !self.occupied();
         let theirs = self.placed.by_color[us.other().index()];
-        let promo = t.promo[us.index()];
-        let doubles = free & t.double_from[us.index()];
+        let promo = t.promo[us];
+        let doubles = free & t.double_from[us];
         let (mut plain, mut promos) = (0, 0);
         let mut tally = |targets: Bitboard<L>| {
             plain += targets.without(promo).count() as usize;
             promos += (targets & promo).count() as usize;
         };
-        for s in &t.step_shifts[us.index()] {
+        for s in &t.step_shifts[us] {
             let step = s.apply(free) & empty;
             tally(step & mask);
             if !doubles.is_empty() {
                 tally(s.apply(s.apply(doubles) & empty) & empty & mask);
             }
         }
-        for s in &t.capture_shifts[us.index()] {
+        for s in &t.capture_shifts[us] {
             tally(s.apply(free) & theirs & mask);
         }
         if promos > 0 {
@@ -65,8 +65,8 @@ impl<const L: usize> Board<L> {
         let us = self.turn;
         let occ = self.occupied();
         let theirs = self.placed.by_color[us.other().index()];
-        let promo = t.promo[us.index()];
-        let doubles = t.double_from[us.index()];
+        let promo = t.pawns.promo[us];
+        let doubles = t.pawns.double_from[us];
         let mut roles: Option<([Role; 4], usize)> = None;
         pawns.for_each(|from| {
             let allowed = allowed(from);
@@ -74,14 +74,14 @@ impl<const L: usize> Board<L> {
             // en-passant cell) is the move then.
             let mut two_steps = Bitboard::EMPTY;
             if doubles.has(from) {
-                for &(mid, to) in &t.pawn_doubles[us.index()][from.index()] {
+                for &(mid, to) in &t.pawns.doubles[us][from.index()] {
                     if !occ.has(mid) && !occ.has(to) && allowed.has(to) {
                         two_steps.insert(to);
                     }
                 }
             }
-            let steps = t.pawn_steps[us.index()][from].without(occ);
-            let caps = t.pawn_captures[us.index()][from] & theirs;
+            let steps = t.pawns.steps[us][from].without(occ);
+            let caps = t.pawns.captures[us][from] & theirs;
             let targets = ((steps | caps).without(two_steps) & allowed) | transfers(from);
             let promos = targets & promo;
             if t.transfer.is_some() {
@@ -99,7 +99,7 @@ impl<const L: usize> Board<L> {
             }
             if !two_steps.is_empty() {
                 let mut done = Bitboard::<L>::EMPTY;
-                for &(_, to) in &t.pawn_doubles[us.index()][from.index()] {
+                for &(_, to) in &t.pawns.doubles[us][from.index()] {
                     if !two_steps.has(to) || done.has(to) {
                         continue;
                     }

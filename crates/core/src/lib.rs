@@ -3,6 +3,7 @@
 //! `core` names no concrete variant: rule crates implement [`Position`], and everything
 //! here (perft, notation, game history and outcome) works for all of them.
 
+mod by;
 mod cells;
 mod diagram;
 mod error;
@@ -16,6 +17,7 @@ mod piece;
 mod position;
 mod zobrist;
 
+pub use by::{ByColor, ByRole, RoleSet, RoleSetIter};
 pub use cells::CellSet;
 pub use diagram::diagram;
 pub use error::{IllegalMove, LfenError, LfenField, ParseMoveError};
