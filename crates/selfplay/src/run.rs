@@ -7,7 +7,7 @@ use crate::external::External;
 use crate::game::{play, Played, Setup};
 use crate::manifest::{now_utc, EngineEntry, Manifest, RunSettings, Session};
 use crate::player::Player;
-use crate::run_files::{self, RunFiles};
+use crate::run_files::{self, Expected, RunFiles};
 use crate::{Adjudication, Error, GameRecord, Openings, Recovered, Shard, Version};
 use stackchess_core::{Position, Rules};
 use stackchess_search::{Engine, Limits, Score};
@@ -258,10 +258,12 @@ pub fn run<P: Position>(
     let session = Session { started: now_utc(), threads, version: env!("CARGO_PKG_VERSION").to_owned() };
     // The directory is this process's until the run returns: a second process is refused.
     let _lock = run_files::lock(dir, resume)?;
+    let in_shard = |i| cfg.in_shard(i);
+    let expected = Expected { games: cfg.games, shard: cfg.shard, in_shard: &in_shard };
     let mut files = if resume {
-        RunFiles::resume(dir, cfg, &settings, &run_key, session, progress)?
+        RunFiles::resume(dir, &expected, &settings, &run_key, session, &mut |rec| progress.resumed(rec))?
     } else {
-        RunFiles::create(dir, cfg, settings, &run_key, session)?
+        RunFiles::create(dir, &expected, settings, &run_key, session)?
     };
     let version = files.games.version();
     let ours = (0..cfg.games).filter(|&i| cfg.in_shard(i)).count() as u64;

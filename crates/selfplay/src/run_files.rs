@@ -5,11 +5,18 @@
 use crate::game::Played;
 use crate::manifest::{Manifest, RunSettings, Session};
 use crate::pgn::{self, PgnFile};
-use crate::run::{Progress, RunConfig};
-use crate::{Error, GameRecord, GamesFile, PliesFile, Recovered, Version};
+use crate::{Error, GameRecord, GamesFile, PliesFile, Recovered, Shard, Version};
 use stackchess_records::{RunLock, GAMES_CSV, GAMES_PGN, MANIFEST, PLIES_CSV};
 use std::collections::HashMap;
 use std::path::Path;
+
+/// The games a run is to have: how many, the shard this process plays, and whether a game index
+/// is in it.
+pub(crate) struct Expected<'a> {
+    pub games: u64,
+    pub shard: Shard,
+    pub in_shard: &'a dyn Fn(u64) -> bool,
+}
 
 /// A run's open journals, and which of its games are done.
 pub(crate) struct RunFiles {
@@ -29,7 +36,7 @@ impl RunFiles {
     /// The files of a new run in the (empty, locked) `dir`: the manifest first.
     pub fn create(
         dir: &Path,
-        cfg: &RunConfig,
+        cfg: &Expected<'_>,
         settings: RunSettings,
         run_key: &str,
         session: Session,
@@ -55,15 +62,15 @@ impl RunFiles {
     }
 
     /// The files of the run in `dir`, resumed: the manifest must be of the same settings and
-    /// shard; each record read back is checked (and handed to `progress`); the journals' cut-off
+    /// shard; each record read back is checked (and handed to `resumed`); the journals' cut-off
     /// ends are repaired; the manifest gains this session.
     pub fn resume(
         dir: &Path,
-        cfg: &RunConfig,
+        cfg: &Expected<'_>,
         settings: &RunSettings,
         run_key: &str,
         session: Session,
-        progress: &mut dyn Progress,
+        resumed: &mut dyn FnMut(&GameRecord),
     ) -> Result<RunFiles, Error> {
         let mut done = not_done(cfg)?;
         let (csv_path, pgn_path, manifest_path) = (dir.join(GAMES_CSV), dir.join(GAMES_PGN), dir.join(MANIFEST));
@@ -86,7 +93,7 @@ impl RunFiles {
         let (games, recovered) = if csv_path.exists() {
             GamesFile::open(&csv_path, |rec| {
                 check_resumed(&rec, run_key, cfg, &mut done)?;
-                progress.resumed(&rec);
+                resumed(&rec);
                 committed.insert(rec.game_id.clone(), rec.plies);
                 Ok(())
             })?
@@ -142,7 +149,7 @@ impl RunFiles {
 }
 
 /// One `false` per game of the run.
-fn not_done(cfg: &RunConfig) -> Result<Vec<bool>, Error> {
+fn not_done(cfg: &Expected<'_>) -> Result<Vec<bool>, Error> {
     let games = usize::try_from(cfg.games).map_err(|_| Error::Config("--games is too large".into()))?;
     Ok(vec![false; games])
 }
@@ -180,14 +187,14 @@ pub(crate) fn lock(dir: &Path, resume: bool) -> Result<RunLock, Error> {
 }
 
 /// Checks a record read on resume and marks its index done; says what is wrong otherwise.
-fn check_resumed(rec: &GameRecord, run_key: &str, cfg: &RunConfig, done: &mut [bool]) -> Result<(), String> {
+fn check_resumed(rec: &GameRecord, run_key: &str, cfg: &Expected<'_>, done: &mut [bool]) -> Result<(), String> {
     if rec.run_key != run_key || rec.game_id != GameRecord::id(run_key, rec.index) {
         return Err(format!(
             "record {} belongs to another run (run key {}, expected {run_key})",
             rec.game_id, rec.run_key
         ));
     }
-    if !cfg.in_shard(rec.index) {
+    if !(cfg.in_shard)(rec.index) {
         return Err(format!("record {} is not a game of shard {}", rec.game_id, cfg.shard));
     }
     if let Some(slot) = usize::try_from(rec.index).ok().and_then(|i| done.get_mut(i)) {
