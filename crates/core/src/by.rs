@@ -6,62 +6,70 @@ use crate::{Color, Role};
 use std::fmt;
 use std::ops::{BitOr, BitOrAssign, Index, IndexMut};
 
+/// What `ByRole` and `ByColor` share: made from a function of the key, iterated in the key's
+/// order, indexed by the key.
+macro_rules! indexed_by {
+    ($name:ident, $key:ident, $order:literal) => {
+        impl<T> $name<T> {
+            #[doc = concat!("`f(key)` for every [`", stringify!($key), "`].")]
+            #[inline]
+            #[must_use]
+            pub fn from_fn(mut f: impl FnMut($key) -> T) -> Self {
+                $name($key::ALL.map(&mut f))
+            }
+            #[doc = concat!("The values, ", $order, ".")]
+            #[inline]
+            pub fn iter(&self) -> std::slice::Iter<'_, T> {
+                self.0.iter()
+            }
+            #[doc = concat!("The values, mutably, ", $order, ".")]
+            #[inline]
+            pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+                self.0.iter_mut()
+            }
+        }
+
+        impl<'a, T> IntoIterator for &'a $name<T> {
+            type Item = &'a T;
+            type IntoIter = std::slice::Iter<'a, T>;
+            #[inline]
+            fn into_iter(self) -> Self::IntoIter {
+                self.0.iter()
+            }
+        }
+
+        impl<'a, T> IntoIterator for &'a mut $name<T> {
+            type Item = &'a mut T;
+            type IntoIter = std::slice::IterMut<'a, T>;
+            #[inline]
+            fn into_iter(self) -> Self::IntoIter {
+                self.0.iter_mut()
+            }
+        }
+
+        impl<T> Index<$key> for $name<T> {
+            type Output = T;
+            #[inline]
+            fn index(&self, k: $key) -> &T {
+                &self.0[k.index()]
+            }
+        }
+
+        impl<T> IndexMut<$key> for $name<T> {
+            #[inline]
+            fn index_mut(&mut self, k: $key) -> &mut T {
+                &mut self.0[k.index()]
+            }
+        }
+    };
+}
+
 /// One value per role, indexed by [`Role`] (pawn first).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[repr(transparent)]
 pub struct ByRole<T>([T; 6]);
 
-impl<T> ByRole<T> {
-    /// `f(role)` for every role.
-    #[inline]
-    #[must_use]
-    pub fn from_fn(mut f: impl FnMut(Role) -> T) -> Self {
-        ByRole(Role::ALL.map(&mut f))
-    }
-    /// The values, pawn first.
-    #[inline]
-    pub fn iter(&self) -> std::slice::Iter<'_, T> {
-        self.0.iter()
-    }
-    /// The values, mutably, pawn first.
-    #[inline]
-    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
-        self.0.iter_mut()
-    }
-}
-
-impl<'a, T> IntoIterator for &'a ByRole<T> {
-    type Item = &'a T;
-    type IntoIter = std::slice::Iter<'a, T>;
-    #[inline]
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
-
-impl<'a, T> IntoIterator for &'a mut ByRole<T> {
-    type Item = &'a mut T;
-    type IntoIter = std::slice::IterMut<'a, T>;
-    #[inline]
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter_mut()
-    }
-}
-
-impl<T> Index<Role> for ByRole<T> {
-    type Output = T;
-    #[inline]
-    fn index(&self, r: Role) -> &T {
-        &self.0[r.index()]
-    }
-}
-
-impl<T> IndexMut<Role> for ByRole<T> {
-    #[inline]
-    fn index_mut(&mut self, r: Role) -> &mut T {
-        &mut self.0[r.index()]
-    }
-}
+indexed_by!(ByRole, Role, "pawn first");
 
 /// One value per colour, indexed by [`Color`] (White first).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -75,56 +83,9 @@ impl<T> ByColor<T> {
     pub const fn new(white: T, black: T) -> Self {
         ByColor([white, black])
     }
-    /// `f(color)` for both colours.
-    #[inline]
-    #[must_use]
-    pub fn from_fn(mut f: impl FnMut(Color) -> T) -> Self {
-        ByColor(Color::ALL.map(&mut f))
-    }
-    /// The values, White first.
-    #[inline]
-    pub fn iter(&self) -> std::slice::Iter<'_, T> {
-        self.0.iter()
-    }
-    /// The values, mutably, White first.
-    #[inline]
-    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
-        self.0.iter_mut()
-    }
 }
 
-impl<'a, T> IntoIterator for &'a ByColor<T> {
-    type Item = &'a T;
-    type IntoIter = std::slice::Iter<'a, T>;
-    #[inline]
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
-
-impl<'a, T> IntoIterator for &'a mut ByColor<T> {
-    type Item = &'a mut T;
-    type IntoIter = std::slice::IterMut<'a, T>;
-    #[inline]
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter_mut()
-    }
-}
-
-impl<T> Index<Color> for ByColor<T> {
-    type Output = T;
-    #[inline]
-    fn index(&self, c: Color) -> &T {
-        &self.0[c.index()]
-    }
-}
-
-impl<T> IndexMut<Color> for ByColor<T> {
-    #[inline]
-    fn index_mut(&mut self, c: Color) -> &mut T {
-        &mut self.0[c.index()]
-    }
-}
+indexed_by!(ByColor, Color, "White first");
 
 /// A set of roles: bit [`Role::index`] of a `u8`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
