@@ -71,7 +71,7 @@ impl<const L: usize> Board<L> {
     #[inline]
     #[must_use]
     pub fn ours(&self, c: Color) -> Bitboard<L> {
-        self.placed.by_color[c.index()]
+        self.placed.by_color[c]
     }
 
     /// The pieces of a colour and role.
@@ -220,7 +220,7 @@ impl<const L: usize> Position for Board<L> {
     }
 
     fn pieces_of(&self, color: Color) -> Bitboard<L> {
-        self.placed.by_color[color.index()]
+        self.placed.by_color[color]
     }
 
     fn pieces(&self, color: Color, role: Role) -> Bitboard<L> {
@@ -236,7 +236,7 @@ impl<const L: usize> Position for Board<L> {
     }
 
     fn legal_captures(&self, moves: &mut MoveList) {
-        let theirs = self.placed.by_color[self.turn.other().index()];
+        let theirs = self.placed.by_color[self.turn.other()];
         let mut keep = theirs | self.t.pawns.promo[self.turn];
         if let Some((e, _)) = self.ep {
             keep.insert(e);
@@ -276,7 +276,7 @@ impl<const L: usize> Position for Board<L> {
                 }
             }
             kind => {
-                if self.placed.by_color[them.index()].has(m.to()) {
+                if self.placed.by_color[them].has(m.to()) {
                     let r = self.role_at(m.to()).unwrap_or(Role::Pawn);
                     self.take(m.to(), Piece { color: them, role: r });
                     reset_clock = true;

@@ -82,10 +82,10 @@ impl<const L: usize> Board<L> {
         if t.pieces.planar {
             // Every normal attack stays within the level: one word per role class.
             let th = theirs.0[l];
-            let word = |roles: RoleSet| roles.into_iter().fold(0, |w, r| w | p[r.index()].0[l]);
-            let mut hit = t.pawns.attackers[by][c].0[l] & p[Role::Pawn.index()].0[l];
+            let word = |roles: RoleSet| roles.into_iter().fold(0, |w, r| w | p[r].0[l]);
+            let mut hit = t.pawns.attackers[by][c].0[l] & p[Role::Pawn].0[l];
             for r in t.pieces.leap_roles {
-                hit |= t.pieces.leaps[r][c].0[l] & p[r.index()].0[l];
+                hit |= t.pieces.leaps[r][c].0[l] & p[r].0[l];
             }
             hit |= rook & word(t.pieces.ortho_roles) | bishop & word(t.pieces.diag_roles);
             if hit & th != 0 {
@@ -107,8 +107,8 @@ impl<const L: usize> Board<L> {
             if found || theirs_o == 0 {
                 return;
             }
-            let knights_o = p[Role::Knight.index()].0[o] & theirs_o;
-            let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.pawns.home_rank[by].0[o];
+            let knights_o = p[Role::Knight].0[o] & theirs_o;
+            let home_o = p[Role::Pawn].0[o] & theirs_o & t.pawns.home_rank[by].0[o];
             // Any piece but a knight captures on its transfer cell: the cell above or below.
             if (theirs_o & !knights_o) >> sq & 1 != 0 || pawn_from & passable & home_o != 0 {
                 found = true;
@@ -121,7 +121,7 @@ impl<const L: usize> Board<L> {
             // The other pieces, summed over roles before one test.
             let mut hit = 0;
             for r in [Role::Bishop, Role::Rook, Role::Queen, Role::King] {
-                let pieces = p[r.index()].0[o] & theirs_o;
+                let pieces = p[r].0[o] & theirs_o;
                 if pieces != 0 {
                     hit |= tr.after(r, sq, rook, bishop, occ_l) & pieces;
                 }
@@ -151,9 +151,9 @@ impl<const L: usize> Board<L> {
         let mut a = 0u64;
         // Normal moves of the pieces on the level.
         let th = theirs.0[m];
-        each(p[Role::Pawn.index()].0[m] & th, |sq| a |= t.pawns.captures[by][on(sq)].0[m]);
+        each(p[Role::Pawn].0[m] & th, |sq| a |= t.pawns.captures[by][on(sq)].0[m]);
         for r in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
-            each(p[r.index()].0[m] & th, |sq| {
+            each(p[r].0[m] & th, |sq| {
                 // Its reach on an empty level (what `piece_attacks` gives there), from tables.
                 let c = on(sq);
                 let mut reach = t.pieces.leaps[r][c].0[m];
@@ -178,9 +178,9 @@ impl<const L: usize> Board<L> {
             if theirs_o == 0 {
                 return;
             }
-            let knights_o = p[Role::Knight.index()].0[o] & theirs_o;
+            let knights_o = p[Role::Knight].0[o] & theirs_o;
             a |= theirs_o & !knights_o;
-            let home_o = p[Role::Pawn.index()].0[o] & theirs_o & t.pawns.home_rank[by].0[o];
+            let home_o = p[Role::Pawn].0[o] & theirs_o & t.pawns.home_rank[by].0[o];
             each(home_o & passable, |sq| a |= t.pawns.captures[by][on(sq)].0[m]);
             each(knights_o & knight_ok, |sq| {
                 if tr.reach[Role::Knight][sq as usize] & near != 0 {
@@ -188,7 +188,7 @@ impl<const L: usize> Board<L> {
                 }
             });
             for r in [Role::Bishop, Role::Rook, Role::Queen, Role::King] {
-                each(p[r.index()].0[o] & theirs_o & passable, |sq| {
+                each(p[r].0[o] & theirs_o & passable, |sq| {
                     if tr.reach[r][sq as usize] & near != 0 {
                         a |= after(r, sq);
                     }
@@ -277,8 +277,8 @@ impl<const L: usize> Board<L> {
         let us = self.turn;
         let them = us.other();
         let occ = self.occupied();
-        let ours = self.placed.by_color[us.index()];
-        let theirs = self.placed.by_color[them.index()];
+        let ours = self.placed.by_color[us];
+        let theirs = self.placed.by_color[them];
         let king = self.king(us);
         let in_check = self.attacked_general(king, them, theirs, occ);
         let exposed = self.exposed(theirs);
@@ -414,7 +414,7 @@ impl<const L: usize> Board<L> {
         if tr.capture_ends_move {
             return out;
         }
-        let knights = self.placed.by_role[Role::Knight.index()];
+        let knights = self.placed.by_role[Role::Knight];
         for l in 0..L {
             for_adjacent::<L>(l, |o| out.0[l] |= theirs.0[o] & !knights.0[o]);
         }
@@ -445,8 +445,8 @@ impl<const L: usize> Board<L> {
         let us = self.turn;
         let them = us.other();
         let occ = self.occupied();
-        let ours = self.placed.by_color[us.index()];
-        let theirs = self.placed.by_color[them.index()];
+        let ours = self.placed.by_color[us];
+        let theirs = self.placed.by_color[them];
         let sq = from.plane();
         for_adjacent::<L>(from.level(), |o| {
             let cell_t = Cell::from_index(o * 64 + sq);

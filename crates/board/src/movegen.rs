@@ -54,7 +54,7 @@ impl<const L: usize> Board<L> {
     pub(crate) fn of_roles(&self, roles: RoleSet) -> Bitboard<L> {
         let mut b = Bitboard::EMPTY;
         for r in roles {
-            b |= self.placed.by_role[r.index()];
+            b |= self.placed.by_role[r];
         }
         b
     }
@@ -63,7 +63,7 @@ impl<const L: usize> Board<L> {
     #[inline]
     pub(crate) fn attacked_by_steps(&self, c: Cell, by: Color, theirs: Bitboard<L>) -> bool {
         let t = self.t;
-        let role = |r: Role| self.placed.by_role[r.index()] & theirs;
+        let role = |r: Role| self.placed.by_role[r] & theirs;
         if t.pawns.attackers[by][c].intersects(role(Role::Pawn)) {
             return true;
         }
@@ -79,7 +79,7 @@ impl<const L: usize> Board<L> {
     #[inline]
     fn steps_to(&self, c: Cell, by: Color, theirs: Bitboard<L>) -> Bitboard<L> {
         let t = self.t;
-        let role = |r: Role| self.placed.by_role[r.index()] & theirs;
+        let role = |r: Role| self.placed.by_role[r] & theirs;
         let mut a = t.pawns.attackers[by][c] & role(Role::Pawn);
         for r in t.pieces.leap_roles {
             a |= t.pieces.leaps[r][c] & role(r);
@@ -127,7 +127,7 @@ impl<const L: usize> Board<L> {
         occ: Bitboard<L>,
     ) -> Bitboard<L> {
         let (t, p) = (self.t, &self.t.pieces);
-        let role = |r: Role| self.placed.by_role[r.index()] & theirs;
+        let role = |r: Role| self.placed.by_role[r] & theirs;
         let mut a = Bitboard::EMPTY;
         if ANY {
             if self.attacked_by_steps(c, by, theirs) {
@@ -220,14 +220,14 @@ impl<const L: usize> Board<L> {
     /// The cells the pawns and the steps (range-1 moves) of `by` attack.
     fn step_attacks(&self, by: Color) -> Bitboard<L> {
         let t = self.t;
-        let theirs = self.placed.by_color[by.index()];
-        let pawns = self.placed.by_role[Role::Pawn.index()] & theirs;
+        let theirs = self.placed.by_color[by];
+        let pawns = self.placed.by_role[Role::Pawn] & theirs;
         let mut a = Bitboard::EMPTY;
         for s in &t.pawns.capture_shifts[by] {
             a |= s.apply(pawns);
         }
         for r in t.pieces.leap_roles {
-            (self.placed.by_role[r.index()] & theirs).for_each(|c| a |= t.pieces.leaps[r][c]);
+            (self.placed.by_role[r] & theirs).for_each(|c| a |= t.pieces.leaps[r][c]);
         }
         a
     }
@@ -252,7 +252,7 @@ impl<const L: usize> Board<L> {
 
     /// The pieces of `by` that attack `c` by normal moves, given occupancy.
     pub(crate) fn attackers(&self, c: Cell, by: Color, occ: Bitboard<L>) -> Bitboard<L> {
-        self.attacks_to_any_rules::<false>(c, by, self.placed.by_color[by.index()], occ)
+        self.attacks_to_any_rules::<false>(c, by, self.placed.by_color[by], occ)
     }
 
     /// Whether the pieces `theirs` (pieces of `by`) attack `c` by a normal move, given occupancy.
@@ -265,7 +265,7 @@ impl<const L: usize> Board<L> {
     /// occupancy.
     #[inline]
     pub(crate) fn is_attacked(&self, c: Cell, by: Color, occ: Bitboard<L>) -> bool {
-        let theirs = self.placed.by_color[by.index()];
+        let theirs = self.placed.by_color[by];
         if self.t.pieces.general {
             return self.attacked_general(c, by, theirs & occ, occ);
         }
@@ -293,7 +293,7 @@ impl<const L: usize> Board<L> {
         for (k, class) in t.pieces.slide_classes.iter().enumerate() {
             snipers |= class.empty[king] & self.class_sliders(sl, k, class.roles);
         }
-        let ours = self.placed.by_color[us.index()];
+        let ours = self.placed.by_color[us];
         snipers.for_each(|s| {
             let blockers = t.rays.between(king, s) & occ;
             if blockers.is_empty() {
@@ -348,9 +348,9 @@ impl<const L: usize> Board<L> {
         let us = self.turn;
         let them = us.other();
         let occ = self.occupied();
-        let ours = self.placed.by_color[us.index()];
+        let ours = self.placed.by_color[us];
         let king = self.king(us);
-        let theirs = self.placed.by_color[them.index()];
+        let theirs = self.placed.by_color[them];
         let sl = &self.sliders(theirs);
         let (checkers, pinned, pairs, npins) = self.checks_and_pins(king, us, sl);
 

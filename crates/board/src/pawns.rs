@@ -26,7 +26,7 @@ impl<const L: usize> Board<L> {
         let t = &self.t.pawns;
         let us = self.turn;
         let empty = !self.occupied();
-        let theirs = self.placed.by_color[us.other().index()];
+        let theirs = self.placed.by_color[us.other()];
         let promo = t.promo[us];
         let doubles = free & t.double_from[us];
         let (mut plain, mut promos) = (0, 0);
@@ -64,7 +64,7 @@ impl<const L: usize> Board<L> {
         let t = self.t;
         let us = self.turn;
         let occ = self.occupied();
-        let theirs = self.placed.by_color[us.other().index()];
+        let theirs = self.placed.by_color[us.other()];
         let promo = t.pawns.promo[us];
         let doubles = t.pawns.double_from[us];
         let mut roles: Option<([Role; 4], usize)> = None;

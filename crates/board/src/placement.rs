@@ -1,16 +1,16 @@
 //! Where the pieces stand: one bitboard per colour and one per role.
 
-use stackchess_core::{Color, Piece, Role};
+use stackchess_core::{ByColor, ByRole, Color, Piece, Role};
 use stackchess_geometry::{Bitboard, Cell};
 
 /// The pieces on a board of `L` levels: a cell holds a piece of colour `c` and role `r` when it
 /// is in both `by_color[c]` and `by_role[r]`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Placement<const L: usize> {
-    /// The cells of each colour's pieces, by [`Color::index`].
-    pub by_color: [Bitboard<L>; 2],
-    /// The cells of each role's pieces, both colours, by [`Role::index`].
-    pub by_role: [Bitboard<L>; 6],
+    /// The cells of each colour's pieces.
+    pub by_color: ByColor<Bitboard<L>>,
+    /// The cells of each role's pieces, both colours.
+    pub by_role: ByRole<Bitboard<L>>,
 }
 
 impl<const L: usize> Default for Placement<L> {
@@ -21,33 +21,36 @@ impl<const L: usize> Default for Placement<L> {
 
 impl<const L: usize> Placement<L> {
     /// No pieces.
-    pub const EMPTY: Placement<L> = Placement { by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; 6] };
+    pub const EMPTY: Placement<L> = Placement {
+        by_color: ByColor::new(Bitboard::EMPTY, Bitboard::EMPTY),
+        by_role: ByRole::from_array([Bitboard::EMPTY; 6]),
+    };
 
     /// Every occupied cell.
     #[inline]
     #[must_use]
     pub fn occupied(&self) -> Bitboard<L> {
-        self.by_color[0] | self.by_color[1]
+        self.by_color[Color::White] | self.by_color[Color::Black]
     }
 
     /// The pieces of colour `c` and role `r`.
     #[inline]
     #[must_use]
     pub fn pieces(&self, c: Color, r: Role) -> Bitboard<L> {
-        self.by_color[c.index()] & self.by_role[r.index()]
+        self.by_color[c] & self.by_role[r]
     }
 
     /// The role of the piece on `cell`, if any.
     #[inline]
     #[must_use]
     pub fn role_at(&self, cell: Cell) -> Option<Role> {
-        Role::ALL.into_iter().find(|r| self.by_role[r.index()].has(cell))
+        Role::ALL.into_iter().find(|&r| self.by_role[r].has(cell))
     }
 
     /// The piece on `cell`, if any.
     #[must_use]
     pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
-        let color = Color::ALL.into_iter().find(|c| self.by_color[c.index()].has(cell))?;
+        let color = Color::ALL.into_iter().find(|&c| self.by_color[c].has(cell))?;
         self.role_at(cell).map(|role| Piece { color, role })
     }
 
@@ -63,15 +66,15 @@ impl<const L: usize> Placement<L> {
     /// Puts `p` on the empty cell `cell`.
     #[inline]
     pub fn insert(&mut self, cell: Cell, p: Piece) {
-        self.by_color[p.color.index()].insert(cell);
-        self.by_role[p.role.index()].insert(cell);
+        self.by_color[p.color].insert(cell);
+        self.by_role[p.role].insert(cell);
     }
 
     /// Takes `p` off `cell`, where it stands.
     #[inline]
     pub fn remove(&mut self, cell: Cell, p: Piece) {
-        self.by_color[p.color.index()].remove(cell);
-        self.by_role[p.role.index()].remove(cell);
+        self.by_color[p.color].remove(cell);
+        self.by_role[p.role].remove(cell);
     }
 }
 
@@ -94,6 +97,9 @@ mod tests {
         assert_eq!(seen, vec![(a, wn), (b, bq)]);
         p.remove(a, wn);
         assert_eq!((p.piece_at(a), p.role_at(b)), (None, Some(Role::Queen)));
-        assert_eq!(p, Placement { by_color: [Bitboard::EMPTY, p.by_color[1]], by_role: p.by_role });
+        assert_eq!(
+            p,
+            Placement { by_color: ByColor::new(Bitboard::EMPTY, p.by_color[Color::Black]), by_role: p.by_role }
+        );
     }
 }

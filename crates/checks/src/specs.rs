@@ -2,8 +2,8 @@
 //! specs and UCI commands.
 
 use stackchess_core::Color;
-use stackchess_search::uci::Command;
 use stackchess_selfplay::{spec, Shard, TimeControl};
+use stackchess_uci::grammar::Command;
 use std::time::Duration;
 
 /// A time control (`--tc`, `tc=` in engine specs): one that is read writes back (`Display`, the

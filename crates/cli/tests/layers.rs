@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-book", 5),
     ("stackchess-view", 5),
     ("stackchess-selfplay", 6),
+    ("stackchess-uci", 6),
     ("stackchess-analysis", 6),
     ("stackchess-python", 6),
     ("stackchess-datagen", 7),

@@ -69,6 +69,15 @@ macro_rules! indexed_by {
 #[repr(transparent)]
 pub struct ByRole<T>([T; 6]);
 
+impl<T> ByRole<T> {
+    /// The values of `values`, pawn first (as [`Role::ALL`] lists the roles).
+    #[inline]
+    #[must_use]
+    pub const fn from_array(values: [T; 6]) -> Self {
+        ByRole(values)
+    }
+}
+
 indexed_by!(ByRole, Role, "pawn first");
 
 /// One value per colour, indexed by [`Color`] (White first).

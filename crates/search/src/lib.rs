@@ -20,7 +20,6 @@ mod searcher;
 mod see;
 mod state;
 mod tt;
-pub mod uci;
 
 pub use bench::Bench;
 pub use config::{SearchConfig, Switch, Switches};

@@ -5,10 +5,10 @@ use super::geometry::{nearness, shelters, Geometry};
 use crate::params::t;
 use crate::EvalParams;
 use arrayvec::ArrayVec;
-use stackchess_core::{Cell, CellSet, Color, Piece, Position, Role};
+use stackchess_core::{ByRole, Cell, CellSet, Color, Piece, Position, Role};
 
 /// Game phase weight per role (pawn, knight, bishop, rook, queen, king); 24 at the start.
-pub(crate) const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+pub(crate) const PHASE: ByRole<i32> = ByRole::from_array([0, 1, 1, 2, 4, 0]);
 /// The phase of a full board (more material counts as this).
 pub(crate) const PHASE_MAX: i32 = 24;
 /// Pieces of a side the walk keeps track of (more are still counted in material and tables).
@@ -88,7 +88,7 @@ pub(crate) fn walk<P: Position, S: Sink>(
     pos.for_each_piece(|c, Piece { color, role }| {
         let ci = color.index();
         sink.piece(ci, role, c.index());
-        phase += PHASE[role.index()];
+        phase += PHASE[role];
         count += 1;
         let s = &mut sides[ci];
         s.material += p.mg[t::VALUE + role.index().min(4)] * i32::from(role != Role::King);

@@ -2,8 +2,8 @@
 //! is read into a [`Command`], which writes back ([`fmt::Display`]) as a line that reads as the
 //! same command. Executing them (positions, searches, options) is the engine loop's.
 
-use crate::{Clock, Limits};
 use stackchess_core::Color;
+use stackchess_search::{Clock, Limits};
 use std::fmt;
 use std::time::Duration;
 
