@@ -7,7 +7,7 @@ use crate::pgn::{game_text, Movetext, PgnMove};
 use crate::player::Player;
 use crate::turn::{Failure, Thought, Turn};
 use crate::{Error, GameRecord, PlyRecord};
-use stackchess_core::{coord, san, Color, Game, Move, Position, Role, Rules};
+use stackchess_core::{coord, san, ByColor, Color, Game, Move, Position, Role, Rules};
 use stackchess_search::{Limits, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -176,7 +176,7 @@ struct InPlay<'s, 'a, P: Position> {
     game_id: String,
     adjudicator: Adjudicator,
     clocks: [Option<SideClock>; 2],
-    sides: [Side; 2],
+    sides: ByColor<Side>,
     nodes: u64,
     /// The moves played, in coordinate notation.
     coords: Vec<String>,
@@ -192,7 +192,7 @@ impl<'s, 'a, P: Position> InPlay<'s, 'a, P> {
             game_id,
             adjudicator: Adjudicator::new(setup.adjudication),
             clocks: setup.specs.map(|s| s.tc.map(SideClock::new)),
-            sides: [Side::default(), Side::default()],
+            sides: ByColor::default(),
             nodes: 0,
             coords: Vec::new(),
             pgn_moves: Vec::new(),
@@ -288,7 +288,7 @@ impl<'s, 'a, P: Position> InPlay<'s, 'a, P> {
         clock_ms: Option<i64>,
     ) -> Result<Option<Verdict>, Error> {
         let (m, mover) = (thought.mv, pos.turn());
-        let side = &mut self.sides[mover.index()];
+        let side = &mut self.sides[mover];
         side.captures += u32::from(pos.captured(m).is_some());
         side.level_changes += u32::from(m.from().level() != m.to().level());
         let (text, san) = (coord::<P>(m), san(pos, m));
@@ -304,16 +304,14 @@ impl<'s, 'a, P: Position> InPlay<'s, 'a, P> {
         self.coords.push(text);
         self.game.play(m).map_err(|e| Error::Game { index: self.setup.index, message: e.to_string() })?;
         let after = self.game.position();
-        self.sides[mover.index()].checks += u32::from(after.is_check());
+        let (check, halfmove, fullmove) = (after.is_check(), after.halfmove_clock(), after.fullmove_number());
+        self.sides[mover].checks += u32::from(check);
         self.nodes += thought.nodes;
         if let Some(v) = self.by_rules() {
             return Ok(Some(v));
         }
-        let after = self.game.position();
         let v = match thought.score {
-            Some(score) => {
-                self.adjudicator.update(white_cp(score, mover), after.halfmove_clock(), after.fullmove_number(), ply)
-            }
+            Some(score) => self.adjudicator.update(white_cp(score, mover), halfmove, fullmove, ply),
             None => self.adjudicator.update_unscored(ply),
         };
         Ok(v.map(|(w, e)| Verdict::of(w, e)))
@@ -322,8 +320,8 @@ impl<'s, 'a, P: Position> InPlay<'s, 'a, P> {
     /// The finished game: its record, plies and PGN.
     fn finish(self, verdict: &Verdict, base: &GameRecord, elapsed: Duration, event: &str) -> Result<Played, Error> {
         let setup = self.setup;
-        let mut material = [0u32; 2];
-        self.game.position().for_each_piece(|_, p| material[p.color.index()] += points(p.role));
+        let mut material = ByColor::<u32>::default();
+        self.game.position().for_each_piece(|_, p| material[p.color] += points(p.role));
         let result = match verdict.winner {
             Some(Color::White) => "1-0",
             Some(Color::Black) => "0-1",
@@ -343,14 +341,14 @@ impl<'s, 'a, P: Position> InPlay<'s, 'a, P> {
             result: result.to_owned(),
             termination: verdict.termination(),
             plies: self.coords.len() as u32,
-            material_white: material[0],
-            material_black: material[1],
-            level_changes_white: sides[0].level_changes,
-            level_changes_black: sides[1].level_changes,
-            captures_white: sides[0].captures,
-            captures_black: sides[1].captures,
-            checks_white: sides[0].checks,
-            checks_black: sides[1].checks,
+            material_white: material[Color::White],
+            material_black: material[Color::Black],
+            level_changes_white: sides[Color::White].level_changes,
+            level_changes_black: sides[Color::Black].level_changes,
+            captures_white: sides[Color::White].captures,
+            captures_black: sides[Color::Black].captures,
+            checks_white: sides[Color::White].checks,
+            checks_black: sides[Color::Black].checks,
             nodes: self.nodes,
             duration_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
             opening_moves: opening_moves.as_ref().map(|m| m.join(" ")).unwrap_or_default(),

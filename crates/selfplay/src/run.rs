@@ -142,6 +142,16 @@ impl RunConfig {
         }
     }
 
+    /// The worker threads a run uses: `threads`, or one per core for 0.
+    #[must_use]
+    pub fn worker_threads(&self) -> usize {
+        if self.threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            self.threads
+        }
+    }
+
     /// Whether game `index` belongs to this run's shard.
     #[must_use]
     pub fn in_shard(&self, index: u64) -> bool {
@@ -254,8 +264,8 @@ pub fn run<P: Position>(
     }
     let run_key = settings.run_key();
     let base = base_record(rules.name(), cfg, run_key.clone(), settings.rules_id.clone());
-    let threads = if cfg.threads == 0 { rayon::current_num_threads() } else { cfg.threads };
-    let session = Session { started: now_utc(), threads, version: env!("CARGO_PKG_VERSION").to_owned() };
+    let session =
+        Session { started: now_utc(), threads: cfg.worker_threads(), version: env!("CARGO_PKG_VERSION").to_owned() };
     // The directory is this process's until the run returns: a second process is refused.
     let _lock = run_files::lock(dir, resume)?;
     let in_shard = |i| cfg.in_shard(i);
@@ -269,12 +279,13 @@ pub fn run<P: Position>(
     let ours = (0..cfg.games).filter(|&i| cfg.in_shard(i)).count() as u64;
     let missing: Vec<u64> =
         (0..cfg.games).filter(|&i| cfg.in_shard(i) && !files.done[usize::try_from(i).unwrap_or(0)]).collect();
-    let mut count = ours - missing.len() as u64;
-    progress.begin(ours, count);
-    let played = play_missing::<P>(rules, cfg, threads, &missing, &base, &mut files, stop, progress, &mut count);
+    let before = ours - missing.len() as u64;
+    progress.begin(ours, before);
+    let played = play_missing::<P>(rules, cfg, &missing, &base, &mut files, stop, progress);
     // Synced whatever happened; a failure during the run is the error to report.
     let synced = files.sync();
-    let (played, hook_stopped) = played?;
+    let Tally { played, added, hook_stopped } = played?;
+    let count = before + added;
     synced.map_err(|e| Error::Write(Box::new(e)))?;
     let end = if count == ours {
         RunEnd::Complete
@@ -323,28 +334,36 @@ fn base_record(variant: &str, cfg: &RunConfig, run_key: String, rules_id: String
     }
 }
 
-/// Plays the `missing` games on `threads` workers, each with its own pair of engines, taking them
-/// in index order (so an interrupted run leaves nearly a prefix of the games done), and writes
-/// each finished game as it comes. Returns the games played and whether the progress hook
-/// stopped the run; `count` goes up by the run's games among them.
-#[allow(clippy::too_many_arguments)] // the run's parts, each used once: a struct would only rename them
+/// What [`play_missing`] did.
+struct Tally {
+    /// Games played and written.
+    played: u64,
+    /// Of those, games of the run (not past `cfg.games`).
+    added: u64,
+    /// Whether the progress hook stopped the run.
+    hook_stopped: bool,
+}
+
+/// Plays the `missing` games on the run's worker threads, each with its own pair of engines,
+/// taking them in index order (so an interrupted run leaves nearly a prefix of the games done),
+/// and writes each finished game as it comes.
 fn play_missing<P: Position>(
     rules: P::Rules,
     cfg: &RunConfig,
-    threads: usize,
     missing: &[u64],
     base: &GameRecord,
     files: &mut RunFiles,
     stop: &AtomicBool,
     progress: &mut dyn Progress,
-    count: &mut u64,
-) -> Result<(u64, bool), Error> {
+) -> Result<Tally, Error> {
+    let threads = cfg.worker_threads();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| Error::Config(format!("cannot start {threads} threads: {e}")))?;
     let halt = AtomicBool::new(false);
-    let (mut played, mut hook_stopped, mut failure) = (0, false, None);
+    let mut tally = Tally { played: 0, added: 0, hook_stopped: false };
+    let mut failure = None;
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Result<Played, Error>>();
         let halt = &halt;
@@ -362,10 +381,10 @@ fn play_missing<P: Position>(
             match rx.recv_timeout(Duration::from_millis(50)) {
                 Ok(Ok(p)) if failure.is_none() => match files.append(&p) {
                     Ok(()) => {
-                        played += 1;
-                        *count += u64::from(p.record.index < cfg.games);
+                        tally.played += 1;
+                        tally.added += u64::from(p.record.index < cfg.games);
                         if !progress.finished(&p.record) {
-                            hook_stopped = true;
+                            tally.hook_stopped = true;
                             halt.store(true, Ordering::Relaxed);
                         }
                     }
@@ -385,7 +404,7 @@ fn play_missing<P: Position>(
             }
         }
     });
-    failure.map_or(Ok((played, hook_stopped)), Err)
+    failure.map_or(Ok(tally), Err)
 }
 
 /// One worker: plays the next missing game until there is none or the run halts.
