@@ -123,6 +123,31 @@ pub fn compare_sets(a: &Games, b: &Games, opts: &Options) -> Result<(Comparison,
 }
 
 impl Analysis {
+    /// What the reader should know about games left out: those the piece-value regression could
+    /// not replay (or fit), and those the per-ply statistics skip; a line each, prefixed
+    /// `note:` or `warning:`.
+    #[must_use]
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(note) = self.plies.as_ref().and_then(plies::PlyStats::note) {
+            out.push(format!("note: {note}"));
+        }
+        for pv in self.pieces.iter().flatten() {
+            if pv.skipped > 0 {
+                out.push(format!(
+                    "warning: piece values for {}: {} game(s) could not be replayed and were left out (first: {})",
+                    pv.variant,
+                    pv.skipped,
+                    pv.first_error.as_deref().unwrap_or("?")
+                ));
+            }
+            if let Err(e) = &pv.fit {
+                out.push(format!("warning: piece values for {}: {e}", pv.variant));
+            }
+        }
+        out
+    }
+
     /// The HTML report of this analysis (and of a comparison, if given).
     ///
     /// # Errors

@@ -105,6 +105,22 @@ impl GameRow {
 }
 
 impl Games {
+    /// The report header's lines on these games, read from `inputs`.
+    #[must_use]
+    pub fn notes(&self, inputs: &[String]) -> Vec<String> {
+        vec![
+            format!("Inputs: {}", inputs.join(", ")),
+            format!(
+                "{} games from {} file(s); {} duplicate game ids dropped",
+                self.len(),
+                self.files.len(),
+                self.duplicates
+            ),
+        ]
+    }
+}
+
+impl Games {
     /// The games as rows, in frame order.
     ///
     /// # Errors

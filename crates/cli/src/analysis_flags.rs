@@ -139,33 +139,7 @@ pub fn load_inputs(inputs: &[String]) -> Result<Games> {
 /// Warns on stderr about games the piece-value regression could not replay, and games the
 /// per-ply statistics leave out.
 pub fn warn_skipped(a: &Analysis) {
-    if let Some(note) = a.plies.as_ref().and_then(stackchess_analysis::plies::PlyStats::note) {
-        eprintln!("note: {note}");
+    for line in a.warnings() {
+        eprintln!("{line}");
     }
-    for pv in a.pieces.iter().flatten() {
-        if pv.skipped > 0 {
-            eprintln!(
-                "warning: piece values for {}: {} game(s) could not be replayed and were left out (first: {})",
-                pv.variant,
-                pv.skipped,
-                pv.first_error.as_deref().unwrap_or("?")
-            );
-        }
-        if let Err(e) = &pv.fit {
-            eprintln!("warning: piece values for {}: {e}", pv.variant);
-        }
-    }
-}
-
-/// Notes for the report header.
-pub fn notes(games: &Games, inputs: &[String]) -> Vec<String> {
-    vec![
-        format!("Inputs: {}", inputs.join(", ")),
-        format!(
-            "{} games from {} file(s); {} duplicate game ids dropped",
-            games.len(),
-            games.files.len(),
-            games.duplicates
-        ),
-    ]
 }

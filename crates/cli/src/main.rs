@@ -8,7 +8,6 @@ mod interrupt;
 mod openings_flags;
 mod progress;
 mod run_flags;
-mod run_records;
 mod shard;
 mod tuned;
 

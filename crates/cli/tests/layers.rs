@@ -23,7 +23,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-variants", 5),
     ("stackchess-search", 5),
     ("stackchess-book", 5),
-    ("stackchess-view", 5),
+    ("stackchess-view", 6),
     ("stackchess-selfplay", 6),
     ("stackchess-uci", 6),
     ("stackchess-analysis", 6),
@@ -34,10 +34,11 @@ const LAYERS: &[(&str, u32)] = &[
     ("stackchess-train", 8),
     // The parsers' invariants for the fuzz targets and property tests (docs/reliability.md).
     ("stackchess-checks", 8),
-    ("stackchess", 9),
+    ("stackchess-study", 9),
+    ("stackchess", 10),
     // Tools over everything.
-    ("stackchess-benches", 10),
-    ("xtask", 10),
+    ("stackchess-benches", 11),
+    ("xtask", 11),
 ];
 
 /// Outside crates allowed only in these packages (normal dependencies).

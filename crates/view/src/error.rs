@@ -1,4 +1,5 @@
-//! What can go wrong turning a recorded game into viewer data; each error names the game.
+//! What can go wrong reading recorded games and turning them into viewer data; each error names
+//! the game or the file.
 
 /// A game that cannot be replayed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -44,5 +45,23 @@ pub enum ViewError {
         ply: usize,
         /// The game's plies.
         plies: usize,
+    },
+    /// A record file that cannot be read.
+    #[error("reading the records of {input}: {message}")]
+    Records {
+        /// The run directory or games.csv.
+        input: String,
+        /// What is wrong, and where.
+        message: String,
+    },
+    /// A record of a rule set that is not known (a user-defined one not loaded).
+    #[error("game {game}: variant '{variant}' (a user-defined rule set's games need --rules FILE): {message}")]
+    Variant {
+        /// The game's id.
+        game: String,
+        /// The variant as recorded.
+        variant: String,
+        /// Why it is not known.
+        message: String,
     },
 }

@@ -5,16 +5,19 @@
 //! Generic over [`stackchess_core::Position`]: [`replay`] turns one game (start LFEN, coordinate
 //! moves, result, optional opening and evaluations) into [`GameData`], which holds per ply what
 //! changes on the board, so the page needs no move generator; [`page`] writes the page.
-//! [`telling_games`] picks games worth a look for the balance report. The crate reads no record
-//! files: callers hand each game over as the records' [`stackchess_records::RecordedGame`].
+//! [`telling_games`] picks games worth a look for the balance report. [`read_all`] reads the games of
+//! run directories (through [`stackchess_records::read_recorded`]) and [`replay_all`] replays
+//! them, each with its rule set's generator.
 
 mod error;
 mod game;
+mod games;
 mod page;
 mod pick;
 
 pub use error::ViewError;
 pub use game::{replay, GameData};
+pub use games::{read_all, replay_all, variant_of};
 pub use page::page;
 pub use pick::{telling_games, GameSummary, Pick};
 

@@ -9,25 +9,20 @@
 //! batches (resuming the directories) until every White-score interval is within ±X or
 //! `--max-games` is reached. `--tune` plays each rule set with its own tuned evaluation.
 
-use crate::analysis_flags::{notes, warn_skipped, AnalysisArgs, OutputArgs};
+use crate::analysis_flags::{AnalysisArgs, OutputArgs};
 use crate::common::{EngineArgs, Evaluation};
 use crate::openings_flags::{Balanced, OpeningFileArgs, OpeningsOrder};
+use crate::run_flags::Ui;
 use crate::tuned::TuneArgs;
 use anyhow::{bail, Context, Result};
-use stackchess_analysis::ladder::insert_section;
-use stackchess_analysis::plan::{Growth, Plan, Precision, Slot};
-use stackchess_analysis::{
-    analyse, compare_sets, comparisons_table, load, render, write_all, GameLink, Options, Table,
-};
-use stackchess_core::{Position, Rules};
-use stackchess_search::Limits;
-use stackchess_selfplay::{
-    Adjudication, EngineSpec, GameRecord, Openings, Progress, ResignRule, RunConfig, RunEnd, Shard,
-};
-use stackchess_variants::{Variant, VariantArg, WithPosition};
-use stackchess_view::{telling_games, GameSummary};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use stackchess_core::Position;
+use stackchess_search::{Limits, SearchConfig};
+use stackchess_selfplay::spec::{EngineDef, EngineKind};
+use stackchess_selfplay::{EngineSpec, GameRecord, Monitor, Openings, Progress, TimeControl};
+use stackchess_study::{PilotPlan, Study};
+use stackchess_variants::VariantArg;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 /// Games per variant by default: with [`DEFAULT_NODES`], the whole job takes a few minutes on
 /// two cores in a release build (see README).
@@ -137,8 +132,142 @@ pub struct Args {
     pub shards: u64,
 }
 
-mod calibrate;
-mod plan;
+/// Runs the command: the flags as a [`Study`], the rule sets' evaluations (tuned first with
+/// `--tune`), then [`stackchess_study::run`].
+pub fn run(a: &Args) -> Result<()> {
+    let variants = a.variants.iter().map(VariantArg::load).collect::<Result<Vec<_>, _>>()?;
+    let mut study = Study {
+        evaluations: Vec::new(),
+        variants: variants.clone(),
+        games: a.games,
+        rungs: if a.ladder.is_empty() { vec![a.nodes] } else { a.ladder.clone() },
+        ladder: !a.ladder.is_empty(),
+        tc: a.tc,
+        time_margin_ms: a.time_margin,
+        precision: a.precision,
+        max_games: a.max_games,
+        paired: !a.unpaired,
+        dir: a.dir.clone(),
+        seed: a.seed,
+        openings: a.openings.clone(),
+        max_plies: a.max_plies,
+        resign_score: a.resign_score,
+        threads: a.threads,
+        shard: a.shard.resolve()?,
+        calibrate: a.calibrate,
+        anchor: anchor(a)?,
+        pilot: a.plan.then(|| PilotPlan {
+            games: a.pilot_games,
+            slurm: a.slurm.clone(),
+            k8s: a.k8s.clone(),
+            shards: a.shards,
+            flags: stackchess_study::study_flags(std::env::args()),
+        }),
+        analysis: a.analysis.options()?,
+        format: a.output.format(),
+        out: a.output.out.clone(),
+        report: a.output.report.clone(),
+    };
+    // Bad settings are refused before any rule set is tuned.
+    stackchess_study::check(&study)?;
+    let evals =
+        variants.iter().map(|&v| a.tune.evaluation(v, a.threads, a.quiet)).collect::<Result<Vec<Evaluation>>>()?;
+    study.evaluations = evals.iter().map(|e| e.source.clone()).collect();
+    stackchess_study::run(&study, &Flags { args: a, evals }, &mut Shell { quiet: a.quiet })
+}
+
+/// The anchor of `--anchor SPEC`: an external engine, rated by `--anchor-elo` or its
+/// `option.UCI_Elo`.
+fn anchor(a: &Args) -> Result<Option<(EngineDef, f64)>> {
+    let Some(text) = &a.anchor else { return Ok(None) };
+    let def = stackchess_selfplay::spec::parse(text)?;
+    let EngineKind::External { options, .. } = &def.kind else {
+        bail!("--anchor {text}: give an external engine (a spec with cmd=...), whose rating is known");
+    };
+    let from_spec = options.iter().find(|(k, _)| k.eq_ignore_ascii_case("UCI_Elo")).map(|(_, v)| v.clone());
+    let elo = match (a.anchor_elo, from_spec) {
+        (Some(x), _) => x,
+        (None, Some(v)) => v.parse().with_context(|| format!("--anchor {text}: option.UCI_Elo={v} is not a number"))?,
+        (None, None) => bail!("--anchor {text}: give its rating with --anchor-elo (or option.UCI_Elo in the spec)"),
+    };
+    Ok(Some((def, elo)))
+}
+
+/// The study's engines and openings as the flags give them.
+struct Flags<'a> {
+    args: &'a Args,
+    evals: Vec<Evaluation>,
+}
+
+impl stackchess_study::Setup for Flags<'_> {
+    fn engine(&self, variant: usize, rules_name: &str) -> Result<SearchConfig> {
+        EngineArgs::default().config_from(rules_name, Some(&self.evals[variant]))
+    }
+
+    fn anchor(
+        &self,
+        variant: usize,
+        def: &EngineDef,
+        rules_name: &str,
+        shared: (Limits, Option<TimeControl>),
+    ) -> Result<EngineSpec> {
+        let name = self.evals[variant].variant.name().to_owned();
+        crate::engine_spec::engine_spec(def, rules_name, &name, shared, &self.evals[variant])
+    }
+
+    fn openings<P: Position>(&self, rules: P::Rules, count: u64) -> Result<(Openings, Option<String>)> {
+        let a = self.args;
+        if let Some(b) = Balanced::parse(&a.openings) {
+            let (o, text) = b?.openings::<P>(rules, a.seed, count, Some(&a.dir.join("openings")))?;
+            return Ok((o, Some(text)));
+        }
+        let file = OpeningFileArgs { opening_plies: a.pgn_plies, openings_order: a.openings_order };
+        Ok((crate::openings_flags::openings_with::<P>(rules, &a.openings, a.seed, count, &file)?, None))
+    }
+}
+
+/// Progress bars (or log lines) on stderr, tables on stdout, signals stopping a run cleanly.
+struct Shell {
+    quiet: bool,
+}
+
+impl stackchess_study::Hooks for Shell {
+    fn run(&mut self, label: &str, first: Option<&str>) -> Result<Box<dyn Progress>> {
+        let guard = crate::interrupt::run()?;
+        let shown: Box<dyn Progress> = match first {
+            Some(name) => Box::new(Ui::new(self.quiet, true, Monitor::new(true, None).counting(name))),
+            None => Box::new(Bar { label: label.to_owned(), quiet: self.quiet, shown: None }),
+        };
+        Ok(Box::new(Guarded { shown, _guard: guard }))
+    }
+    fn print(&mut self, text: &str) {
+        print!("{text}");
+    }
+    fn say(&mut self, line: &str) {
+        eprintln!("{line}");
+    }
+    fn stop(&self) -> &AtomicBool {
+        &crate::interrupt::STOP
+    }
+}
+
+/// A run's display and the signal guard that lives as long as it.
+struct Guarded {
+    shown: Box<dyn Progress>,
+    _guard: crate::interrupt::Run,
+}
+
+impl Progress for Guarded {
+    fn begin(&mut self, total: u64, done: u64) {
+        self.shown.begin(total, done);
+    }
+    fn resumed(&mut self, record: &GameRecord) {
+        self.shown.resumed(record);
+    }
+    fn finished(&mut self, record: &GameRecord) -> bool {
+        self.shown.finished(record)
+    }
+}
 
 /// The progress of one batch (`crate::progress`: a bar, or time-stamped lines in a log).
 struct Bar {
@@ -162,371 +291,10 @@ impl Progress for Bar {
     }
 }
 
-/// Plays (or completes, or extends) one variant's batch at one strength in `dir`.
-struct Batch<'a> {
-    args: &'a Args,
-    dir: &'a Path,
-    variant: Variant,
-    nodes: u64,
-    games: u64,
-    eval: &'a Evaluation,
-    shard: Shard,
-}
-
-impl WithPosition for Batch<'_> {
-    /// The description of a balanced suite, when the batch plays one.
-    type Output = Result<Option<String>>;
-    fn call<P: Position>(self, rules: P::Rules) -> Result<Option<String>> {
-        let a = self.args;
-        let engine = EngineSpec {
-            label: "default".into(),
-            config: EngineArgs::default().config_from(rules.name(), Some(self.eval))?,
-            limits: if a.tc.is_some() { Limits::default() } else { Limits::nodes(self.nodes) },
-            tc: a.tc,
-            external: None,
-        };
-        let paired = !a.unpaired;
-        let (openings, suite) = a.openings::<P>(rules, if paired { self.games / 2 } else { self.games })?;
-        let cfg = a.run_config(vec![engine], openings, self.games, paired, self.shard, "stackchess balance");
-        let resume = self.dir.join("manifest.json").exists();
-        let label = if a.ladder.is_empty() {
-            format!("{} games", self.variant)
-        } else {
-            format!("{} games @{} nodes", self.variant, self.nodes)
-        };
-        let mut bar = Bar { label, quiet: a.quiet, shown: None };
-        // SIGINT, SIGTERM and SIGHUP stop the self-play cleanly; later they end the command at once.
-        let run = crate::interrupt::run()?;
-        let summary = stackchess_selfplay::run::<P>(rules, self.dir, &cfg, resume, &crate::interrupt::STOP, &mut bar);
-        drop(run);
-        if let Some(p) = &bar.shown {
+impl Drop for Bar {
+    fn drop(&mut self) {
+        if let Some(p) = &self.shown {
             p.finish();
         }
-        let summary = summary.with_context(|| {
-            format!("self-play of {} in {} (remove the directory to start it afresh)", self.variant, self.dir.display())
-        })?;
-        if summary.end == RunEnd::Interrupted {
-            bail!(
-                "interrupted: {} of {} {} games recorded; run the same command again to complete",
-                summary.done,
-                summary.games,
-                self.variant
-            );
-        }
-        Ok(suite)
     }
-}
-
-impl Args {
-    /// The study's first `count` openings for `rules`, and the description of the balanced suite
-    /// they come from, when they do (made once and kept in `DIR/openings/`).
-    fn openings<P: Position>(&self, rules: P::Rules, count: u64) -> Result<(Openings, Option<String>)> {
-        if let Some(b) = Balanced::parse(&self.openings) {
-            let (o, text) = b?.openings::<P>(rules, self.seed, count, Some(&self.dir.join("openings")))?;
-            return Ok((o, Some(text)));
-        }
-        let file = OpeningFileArgs { opening_plies: self.pgn_plies, openings_order: self.openings_order };
-        Ok((crate::openings_flags::openings_with::<P>(rules, &self.openings, self.seed, count, &file)?, None))
-    }
-
-    /// A run of `games` games with the study's seed, adjudication and clock margin.
-    fn run_config(
-        &self,
-        engines: Vec<EngineSpec>,
-        openings: Openings,
-        games: u64,
-        paired: bool,
-        shard: Shard,
-        event: &str,
-    ) -> RunConfig {
-        RunConfig {
-            seed: self.seed,
-            games,
-            threads: self.threads,
-            openings,
-            opening_filter: None,
-            paired,
-            adjudication: Adjudication {
-                max_plies: Some(self.max_plies),
-                resign: (self.resign_score > 0).then_some(ResignRule { moves: 4, score: self.resign_score }),
-                draw: None,
-            },
-            engines,
-            event: event.to_owned(),
-            shard,
-            timing: stackchess_selfplay::Timing {
-                margin: Duration::from_millis(self.time_margin),
-                ..stackchess_selfplay::Timing::default()
-            },
-        }
-    }
-
-    /// Plays (or completes, or extends) `slot`'s batch; the balanced suite's description when it
-    /// plays one.
-    fn play(&self, slot: &Slot, variants: &[Variant], evals: &[Evaluation], shard: Shard) -> Result<Option<String>> {
-        std::fs::create_dir_all(&slot.dir).with_context(|| format!("creating {}", slot.dir.display()))?;
-        let v = variants[slot.variant];
-        v.with(Batch {
-            args: self,
-            dir: &slot.dir,
-            variant: v,
-            nodes: slot.nodes,
-            games: slot.games,
-            eval: &evals[slot.variant],
-            shard,
-        })
-    }
-}
-
-/// Writes the viewer page of every game (`games.html` beside the report) and returns the links
-/// to the games worth a look in each variant.
-fn games_page(dirs: &[String], report: &Path) -> Result<Vec<GameLink>> {
-    let inputs: Vec<PathBuf> = dirs.iter().map(PathBuf::from).collect();
-    let (records, _) = crate::run_records::read_all(&inputs)?;
-    let (mut games, mut skipped) = (Vec::new(), Vec::new());
-    for g in crate::run_records::replay_all(&records)? {
-        match g {
-            Ok(g) => games.push(g),
-            Err(e) => skipped.push(e),
-        }
-    }
-    if let Some(first) = skipped.first() {
-        eprintln!(
-            "warning: {} game(s) could not be replayed and are not in the games page (first: {first})",
-            skipped.len()
-        );
-    }
-    let page = report.with_file_name("games.html");
-    let notes = [format!("{} games of {}", games.len(), dirs.join(", "))];
-    let html = stackchess_view::page("stackchess balance: the games", &notes, &games)?;
-    std::fs::write(&page, html).with_context(|| format!("writing {}", page.display()))?;
-    eprintln!("wrote {}", page.display());
-    let name = page.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let summaries: Vec<GameSummary> = games
-        .iter()
-        .map(|g| GameSummary {
-            id: &g.id,
-            variant: &g.variant,
-            result: &g.result,
-            termination: &g.termination,
-            plies: g.searched_plies() as u64,
-        })
-        .collect();
-    Ok(telling_games(&summaries)
-        .into_iter()
-        .map(|p| GameLink {
-            href: format!("{name}{}", stackchess_view::fragment(&p.id, 0)),
-            detail: format!("{} plies, {} ({}), {}", p.plies, p.result, p.termination, p.id),
-            label: p.reason.to_owned(),
-            variant: p.variant,
-        })
-        .collect())
-}
-
-/// Runs the command.
-pub fn run(a: &Args) -> Result<()> {
-    check(a)?;
-    let variants = a.variants.iter().map(VariantArg::load).collect::<Result<Vec<_>, _>>()?;
-    let started = Instant::now();
-    let evals =
-        variants.iter().map(|&v| a.tune.evaluation(v, a.threads, a.quiet)).collect::<Result<Vec<Evaluation>>>()?;
-    let shard = a.shard.resolve()?;
-    if !shard.is_whole() && a.precision.is_some() {
-        bail!("--precision needs every game of a batch: it cannot go with --shard {shard}");
-    }
-    let rungs = if a.ladder.is_empty() { vec![a.nodes] } else { a.ladder.clone() };
-    if a.calibrate > 0 && (rungs.len() < 2 || !shard.is_whole() || a.calibrate % 2 == 1) {
-        bail!(
-            "--calibrate {}: give an even number of games, with a --ladder of two or more rungs and no --shard",
-            a.calibrate
-        );
-    }
-    // A bad --anchor is refused before any game is played.
-    calibrate::anchor(a)?;
-    if a.plan {
-        if !shard.is_whole() {
-            bail!("--plan plays its pilots whole: it cannot go with --shard {shard}");
-        }
-        if a.pilot_games < 4 || (!a.unpaired && a.pilot_games % 2 == 1) {
-            bail!("--pilot-games {}: give at least 4 (even with paired openings)", a.pilot_games);
-        }
-        return plan::run(a, &variants, &evals, &rungs);
-    }
-    let Some(Batches { plan, suites, played }) = play_batches(a, &variants, &evals, shard, &rungs, started)? else {
-        return Ok(());
-    };
-    report(a, &Study { plan, variants, evals, rungs, suites, played, started })
-}
-
-/// The flags that need no rule set, checked before anything is played.
-fn check(a: &Args) -> Result<()> {
-    if a.variants.is_empty() {
-        bail!("--variants names no variant");
-    }
-    let paired = !a.unpaired;
-    if paired && a.games % 2 == 1 {
-        bail!("--games {}: paired openings need an even number (or --unpaired)", a.games);
-    }
-    if let Some(x) = a.precision {
-        if !(x > 0.0 && x < 0.5) {
-            bail!("--precision {x}: give a half-width between 0 and 0.5 (e.g. 0.02 for ±2%)");
-        }
-    }
-    Ok(())
-}
-
-/// The batches played: where, each variant's balanced suite, and how long it took.
-struct Batches {
-    plan: Plan,
-    suites: std::collections::BTreeMap<String, String>,
-    played: std::time::Duration,
-}
-
-/// A study played: its batches, rule sets, evaluations, rungs, suites and times.
-struct Study {
-    plan: Plan,
-    variants: Vec<Variant>,
-    evals: Vec<Evaluation>,
-    rungs: Vec<u64>,
-    suites: std::collections::BTreeMap<String, String>,
-    played: std::time::Duration,
-    started: Instant,
-}
-
-/// Plays every batch (and, with --precision, more until the intervals are narrow enough); `None`
-/// for a shard, whose report is made once the shards are merged.
-fn play_batches(
-    a: &Args,
-    variants: &[Variant],
-    evals: &[Evaluation],
-    shard: Shard,
-    rungs: &[u64],
-    started: Instant,
-) -> Result<Option<Batches>> {
-    let paired = !a.unpaired;
-    // A shard's batches live beside the merged ones: `<variant>.shard-I`.
-    let name = |v: &Variant| {
-        if shard.is_whole() {
-            v.name().to_owned()
-        } else {
-            format!("{}.shard-{}", v.name(), shard.index)
-        }
-    };
-    let names: Vec<String> = variants.iter().map(ToString::to_string).collect();
-    let dir_names: Vec<String> = variants.iter().map(name).collect();
-    let mut plan = Plan::new(&a.dir, &names, &dir_names, rungs, !a.ladder.is_empty(), a.games);
-    // Each variant's balanced suite, as its last batch played it.
-    let mut suites: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
-    let played = loop {
-        for s in &plan.slots {
-            let t = Instant::now();
-            let v = variants[s.variant];
-            if let Some(text) = a.play(s, variants, evals, shard)? {
-                suites.insert(v.to_string(), text);
-            }
-            eprintln!(
-                "{v} at {} nodes: {} games in {} ({:.1}s)",
-                s.nodes,
-                s.games,
-                s.dir.display(),
-                t.elapsed().as_secs_f64()
-            );
-        }
-        if !shard.is_whole() {
-            eprintln!(
-                "shard {shard} of every batch played; once all shards are done, merge each batch's shards \
-                 (stackchess merge --out DIR/V DIR/V.shard-*, docs/cluster.md) and run balance again without --shard \
-                 for the report"
-            );
-            return Ok(None);
-        }
-        let Some(x) = a.precision else { break started.elapsed() };
-        let target = Precision { half_width: x, step: a.games, max_games: a.max_games, paired };
-        if let Growth::Done { within, widest } = plan.grow(&plan.ladder()?, &target) {
-            let verdict = if within { "within" } else { "not yet within (--max-games reached)" };
-            eprintln!("every White-score interval {verdict} ±{x} (widest ±{widest:.4})");
-            break started.elapsed();
-        }
-    };
-    Ok(Some(Batches { plan, suites, played }))
-}
-
-/// The tables, the calibration, the files and the report of a played study.
-fn report(a: &Args, st: &Study) -> Result<()> {
-    let (plan, variants, evals, rungs, suites, played, started) =
-        (&st.plan, &st.variants, &st.evals, &st.rungs, &st.suites, st.played, st.started);
-    let dirs = plan.dirs();
-    let opts = a.analysis.options()?;
-    let all = load(&dirs)?;
-    let mut analysis = analyse(&all, &opts)?;
-    warn_skipped(&analysis);
-    let mut shown: Vec<Table> = vec![analysis.tables[0].clone()];
-    let mut comparisons = Vec::new();
-    let mut ladder = if a.ladder.is_empty() {
-        let first = load(std::slice::from_ref(&dirs[0]))?;
-        let no_extras = Options { pieces: None, opening_plies: vec![], plies: None };
-        for other in dirs.iter().skip(1) {
-            let (c, _) = compare_sets(&first, &load(std::slice::from_ref(other))?, &no_extras)?;
-            shown.push(c.metrics_table()?);
-            comparisons.push(c);
-        }
-        if !comparisons.is_empty() {
-            analysis.tables.push(comparisons_table(&comparisons)?);
-        }
-        None
-    } else {
-        let ladder = plan.ladder()?;
-        let tables = ladder.tables()?;
-        shown.extend(tables.iter().cloned());
-        analysis.tables.extend(tables);
-        Some(ladder)
-    };
-    shown.extend(analysis.tables.iter().filter(|t| matches!(t.name, "pieces" | "comebacks")).cloned());
-    print!("{}", render(&shown, a.output.format())?);
-    if a.calibrate > 0 {
-        let c = calibrate::run(a, variants, evals, rungs)?;
-        println!("\n{}", c.lines.join("\n"));
-        ladder = ladder.map(|l| l.with_strength(c.strength, &c.scale));
-    }
-    if let Some(path) = &a.output.out {
-        let files = write_all(&analysis.tables, path)?;
-        eprintln!("wrote {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
-    }
-    let report = a.output.report.clone().unwrap_or_else(|| a.dir.join("report.html"));
-    let mut n = notes(&all, &dirs);
-    let games = match a.precision {
-        Some(x) => format!("games in batches of {} up to {} until White's score is within ±{x}", a.games, a.max_games),
-        None => format!("{} games", a.games),
-    };
-    let nodes = rungs.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-    let pairing = if a.unpaired { "unpaired" } else { "paired (each opening twice, colours swapped)" };
-    n.insert(
-        0,
-        format!(
-            "{games} per variant and strength, {nodes} nodes a move, openings {} {pairing}, draw after {} plies, seed {}; self-play took {:.0}s",
-            a.openings,
-            a.max_plies,
-            a.seed,
-            played.as_secs_f64()
-        ),
-    );
-    for (i, e) in evals.iter().enumerate() {
-        n.insert(1 + i, format!("Evaluation of {}: {}", e.variant, e.source));
-    }
-    for (i, (variant, text)) in suites.iter().enumerate() {
-        eprintln!("openings of {variant}: {text}");
-        n.insert(1 + evals.len() + i, format!("Openings of {variant}: {text}"));
-    }
-    let links = games_page(&dirs, &report).unwrap_or_else(|e| {
-        eprintln!("warning: no games page: {e:#}");
-        Vec::new()
-    });
-    let title = "stackchess balance: how balanced is each rule set?";
-    let mut html = analysis.report_with_games(title, n, comparisons.first(), &links)?;
-    if let Some(l) = &ladder {
-        html = insert_section(&html, &l.html());
-    }
-    std::fs::write(&report, html).with_context(|| format!("writing the report {}", report.display()))?;
-    eprintln!("wrote {} ({:.0}s in all)", report.display(), started.elapsed().as_secs_f64());
-    Ok(())
 }

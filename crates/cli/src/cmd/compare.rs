@@ -1,6 +1,6 @@
 //! `stackchess compare`: two sets of runs (two variants, or two settings) side by side.
 
-use crate::analysis_flags::{load_inputs, notes, warn_skipped, AnalysisArgs, OutputArgs};
+use crate::analysis_flags::{load_inputs, warn_skipped, AnalysisArgs, OutputArgs};
 use anyhow::Result;
 use stackchess_analysis::compare_sets;
 
@@ -30,8 +30,8 @@ pub fn run(a: &Args) -> Result<()> {
     warn_skipped(&analysis);
     a.output.emit(&[cmp.metrics_table()?, cmp.sides_table()?])?;
     a.output.write_report(|| {
-        let mut n = notes(&ga, std::slice::from_ref(&a.a));
-        n.extend(notes(&gb, std::slice::from_ref(&a.b)));
+        let mut n = ga.notes(std::slice::from_ref(&a.a));
+        n.extend(gb.notes(std::slice::from_ref(&a.b)));
         n.insert(0, format!("A = {}; B = {}", cmp.labels[0], cmp.labels[1]));
         Ok(analysis.report("stackchess comparison", n, Some(&cmp))?)
     })

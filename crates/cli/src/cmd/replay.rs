@@ -1,10 +1,10 @@
 //! `stackchess replay`: one recorded game's position at a ply, drawn in the terminal like `show`.
 
-use crate::run_records::{load_rules, read_all, variant_of};
 use anyhow::{anyhow, bail, Result};
 use stackchess_core::{parse_coord, san, Position, Rules};
 use stackchess_records::{RecordedGame, Score};
 use stackchess_variants::WithPosition;
+use stackchess_view::{read_all, variant_of};
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -78,7 +78,9 @@ impl WithPosition for Run<'_> {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    load_rules(&a.rules)?;
+    for path in &a.rules {
+        stackchess_variants::Variant::load_rules(path)?;
+    }
     let (records, _) = read_all(std::slice::from_ref(&a.input))?;
     let Some(rec) = records.iter().find(|r| r.game.game_id == a.game) else {
         bail!("game {} is not in {} ({} games there)", a.game, a.input.display(), records.len());

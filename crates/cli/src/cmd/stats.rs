@@ -1,6 +1,6 @@
 //! `stackchess stats`: balance statistics of self-play output directories.
 
-use crate::analysis_flags::{load_inputs, notes, warn_skipped, AnalysisArgs, OutputArgs};
+use crate::analysis_flags::{load_inputs, warn_skipped, AnalysisArgs, OutputArgs};
 use anyhow::Result;
 use stackchess_analysis::analyse;
 
@@ -22,5 +22,5 @@ pub fn run(a: &Args) -> Result<()> {
     let analysis = analyse(&games, &a.analysis.options()?)?;
     warn_skipped(&analysis);
     a.output.emit(&analysis.tables)?;
-    a.output.write_report(|| Ok(analysis.report("stackchess balance statistics", notes(&games, &a.inputs), None)?))
+    a.output.write_report(|| Ok(analysis.report("stackchess balance statistics", games.notes(&a.inputs), None)?))
 }

@@ -1,8 +1,8 @@
 //! `stackchess view`: the games of run directories in one self-contained HTML page
 //! (docs/viewer.md).
 
-use crate::run_records::{load_rules, read_all, replay_all};
 use anyhow::{bail, Context, Result};
+use stackchess_view::{read_all, replay_all};
 use std::path::PathBuf;
 
 /// Flags of `view`.
@@ -24,7 +24,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<()> {
-    load_rules(&a.rules)?;
+    for path in &a.rules {
+        stackchess_variants::Variant::load_rules(path)?;
+    }
     let (mut records, duplicates) = read_all(&a.inputs)?;
     if !a.game.is_empty() {
         for id in &a.game {

@@ -1,4 +1,4 @@
-//! `balance --ladder N1,N2,... --calibrate G [--anchor SPEC]`: each rung's strength measured, not
+//! The calibration (`balance --ladder N1,N2,... --calibrate G [--anchor SPEC]`): each rung's strength measured, not
 //! assumed. For every variant, a paired match of G games between each pair of neighbouring rungs
 //! (the stronger as A, on the study's openings) in `DIR/calibration/<variant>/<hi>-vs-<lo>/`, then
 //! the Elo of each step and of each rung above the lowest (the steps added; their 95% half-widths
@@ -7,17 +7,16 @@
 //! `DIR/calibration/<variant>/<lo>-vs-<anchor>/`, and every rung is placed on the anchor's scale:
 //! its rating (`--anchor-elo`, or the spec's `option.UCI_Elo`) plus the match's Elo plus the steps.
 
-use super::Args;
-use crate::common::{EngineArgs, Evaluation};
-use crate::run_flags::Ui;
+use crate::batch::{play, run_config};
+use crate::{Hooks, Setup, Study};
 use anyhow::{bail, Context, Result};
 use stackchess_analysis::ladder::Strength;
 use stackchess_core::{Position, Rules};
 use stackchess_search::Limits;
 use stackchess_selfplay::monitor::estimate;
-use stackchess_selfplay::spec::{EngineDef, EngineKind};
-use stackchess_selfplay::{EngineSpec, Monitor, RunEnd, Shard};
-use stackchess_variants::{Variant, WithPosition};
+use stackchess_selfplay::spec::EngineDef;
+use stackchess_selfplay::{EngineSpec, Monitor, RunEnd};
+use stackchess_variants::WithPosition;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -42,12 +41,6 @@ enum Opponent {
     Anchor(String),
 }
 
-/// The anchor: its spec and its rating.
-pub(super) struct Anchor {
-    def: EngineDef,
-    elo: f64,
-}
-
 /// What the calibration measured: the table's lines, and each rung's strength on its scale.
 pub struct Calibration {
     pub lines: Vec<String>,
@@ -55,114 +48,82 @@ pub struct Calibration {
     pub scale: String,
 }
 
-/// A match of the calibration in `dir`: `hi` nodes as A against `opponent`.
-struct Match<'a> {
-    args: &'a Args,
+/// A match of the calibration in `dir`: `hi` nodes as A against `opponent`, for the `variant`-th
+/// rule set.
+struct Match<'a, S, H> {
+    study: &'a Study,
+    setup: &'a S,
+    hooks: &'a mut H,
     dir: &'a Path,
     hi: u64,
     opponent: Result<u64, &'a EngineDef>,
-    eval: &'a Evaluation,
-    variant: Variant,
+    variant: usize,
 }
 
-impl WithPosition for Match<'_> {
+impl<S: Setup, H: Hooks> WithPosition for Match<'_, S, H> {
     type Output = Result<(u64, f64, f64)>;
     fn call<P: Position>(self, rules: P::Rules) -> Result<(u64, f64, f64)> {
-        let a = self.args;
-        let config = EngineArgs::default().config_from(rules.name(), Some(self.eval))?;
+        let s = self.study;
+        let config = self.setup.engine(self.variant, rules.name())?;
         let engine = |nodes: u64| EngineSpec::builtin(&format!("n{nodes}"), config.clone(), Limits::nodes(nodes));
         let b = match self.opponent {
             Ok(lo) => engine(lo),
-            Err(def) => crate::engine_spec::engine_spec(
-                def,
-                rules.name(),
-                self.variant.name(),
-                (Limits::nodes(self.hi), None),
-                self.eval,
-            )
-            .with_context(|| format!("--anchor {def}"))?,
+            Err(def) => self
+                .setup
+                .anchor(self.variant, def, rules.name(), (Limits::nodes(self.hi), None))
+                .with_context(|| format!("--anchor {def}"))?,
         };
-        let (openings, _) = a.openings::<P>(rules, a.calibrate / 2)?;
-        let cfg = a.run_config(
-            vec![engine(self.hi), b],
-            openings,
-            a.calibrate,
-            true,
-            Shard::WHOLE,
-            "stackchess balance --calibrate",
-        );
-        let resume = self.dir.join("manifest.json").exists();
-        let mut ui = Ui::new(a.quiet, true, Monitor::new(true, None).counting(&format!("n{}", self.hi)));
-        let run = crate::interrupt::run()?;
-        let summary = stackchess_selfplay::run::<P>(rules, self.dir, &cfg, resume, &crate::interrupt::STOP, &mut ui);
-        drop(run);
-        let summary = summary.with_context(|| format!("the calibration match in {}", self.dir.display()))?;
+        let (openings, _) = self.setup.openings::<P>(rules, s.calibrate / 2)?;
+        let cfg =
+            run_config(s, vec![engine(self.hi), b], openings, s.calibrate, true, "stackchess balance --calibrate");
+        let first = format!("n{}", self.hi);
+        let mut monitor = Monitor::new(true, None).counting(&first);
+        let label = format!("{} n{} calibration", s.variants[self.variant], self.hi);
+        let summary = play::<P>(rules, self.dir, &cfg, self.hooks, (&label, Some(&first)), Some(&mut monitor))
+            .with_context(|| format!("the calibration match in {}", self.dir.display()))?;
         if summary.end == RunEnd::Interrupted {
             bail!("interrupted: run the same command again to complete the calibration");
         }
-        let t = &ui.monitor.tally;
+        let t = &monitor.tally;
         let e = estimate(t).with_context(|| format!("{}: no Elo from {} games", self.dir.display(), t.games))?;
         Ok((t.games, e.elo, e.error))
     }
 }
 
-/// The anchor of `--anchor SPEC`: an external engine, rated by `--anchor-elo` or its
-/// `option.UCI_Elo`.
-pub(super) fn anchor(a: &Args) -> Result<Option<Anchor>> {
-    let Some(text) = &a.anchor else { return Ok(None) };
-    let def = stackchess_selfplay::spec::parse(text)?;
-    let EngineKind::External { options, .. } = &def.kind else {
-        bail!("--anchor {text}: give an external engine (a spec with cmd=...), whose rating is known");
-    };
-    let from_spec = options.iter().find(|(k, _)| k.eq_ignore_ascii_case("UCI_Elo")).map(|(_, v)| v.clone());
-    let elo = match (a.anchor_elo, from_spec) {
-        (Some(x), _) => x,
-        (None, Some(v)) => v.parse().with_context(|| format!("--anchor {text}: option.UCI_Elo={v} is not a number"))?,
-        (None, None) => bail!("--anchor {text}: give its rating with --anchor-elo (or option.UCI_Elo in the spec)"),
-    };
-    Ok(Some(Anchor { def, elo }))
-}
-
-/// Plays the calibration matches (and the anchor's, with `--anchor`).
-pub fn run(a: &Args, variants: &[Variant], evals: &[Evaluation], rungs: &[u64]) -> Result<Calibration> {
-    let anchor = anchor(a)?;
-    let mut sorted = rungs.to_vec();
+/// Plays the calibration matches (and the anchor's, with one).
+pub fn run(study: &Study, setup: &impl Setup, hooks: &mut impl Hooks) -> Result<Calibration> {
+    let mut sorted = study.rungs.clone();
     sorted.sort_unstable();
     sorted.dedup();
     let mut steps = Vec::new();
-    for (i, &v) in variants.iter().enumerate() {
+    for (i, v) in study.variants.iter().enumerate() {
         let dir_of = |name: String| {
-            let dir = a.dir.join("calibration").join(v.name()).join(name);
+            let dir = study.dir.join("calibration").join(v.name()).join(name);
             std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display())).map(|()| dir)
         };
-        let play =
-            |hi: u64, opponent, dir: &Path| v.with(Match { args: a, dir, hi, opponent, eval: &evals[i], variant: v });
-        if let Some(an) = &anchor {
+        if let Some((def, _)) = &study.anchor {
             let lo = sorted[0];
-            let dir = dir_of(format!("{lo}-vs-{}", an.def.name))?;
-            let (games, elo, error) = play(lo, Err(&an.def), &dir)?;
-            steps.push(Step {
-                variant: v.to_string(),
-                hi: lo,
-                lo: Opponent::Anchor(an.def.name.clone()),
-                games,
-                elo,
-                error,
-            });
+            let dir = dir_of(format!("{lo}-vs-{}", def.name))?;
+            let m = Match { study, setup, hooks: &mut *hooks, dir: &dir, hi: lo, opponent: Err(def), variant: i };
+            let (games, elo, error) = v.with(m)?;
+            let lo = Opponent::Anchor(def.name.clone());
+            steps.push(Step { variant: v.to_string(), hi: sorted[0], lo, games, elo, error });
         }
         for pair in sorted.windows(2) {
             let (lo, hi) = (pair[0], pair[1]);
-            let (games, elo, error) = play(hi, Ok(lo), &dir_of(format!("{hi}-vs-{lo}"))?)?;
+            let dir = dir_of(format!("{hi}-vs-{lo}"))?;
+            let m = Match { study, setup, hooks: &mut *hooks, dir: &dir, hi, opponent: Ok(lo), variant: i };
+            let (games, elo, error) = v.with(m)?;
             steps.push(Step { variant: v.to_string(), hi, lo: Opponent::Rung(lo), games, elo, error });
         }
     }
-    let base = anchor.as_ref().map(|an| (an.def.name.as_str(), an.elo));
+    let base = study.anchor.as_ref().map(|(def, elo)| (def.name.as_str(), *elo));
     let strength = strength(&steps, sorted[0], base.map(|b| b.1));
     let scale = match base {
         Some((name, elo)) => format!("Elo on the scale of {name} (rated {elo})"),
         None => format!("Elo above {} nodes", sorted[0]),
     };
-    Ok(Calibration { lines: table(&steps, a.calibrate, &strength, &scale), strength, scale })
+    Ok(Calibration { lines: table(&steps, study.calibrate, &strength, &scale), strength, scale })
 }
 
 /// Each rung's Elo: the anchor's rating and match (or 0 at the lowest rung), then the steps added,

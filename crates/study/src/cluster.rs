@@ -1,91 +1,9 @@
-//! `balance --plan`: a pilot batch of every variant at every rung (in `DIR/plan/`), then, from
-//! its seconds per game and its spread, the games each needs for White's score within
-//! ±`--precision`, their core-hours and the wall time here; `--slurm FILE` writes the array job
-//! that plays the study on a cluster (`stackchess_analysis::plan::size` does the arithmetic).
-
-use super::Args;
-use crate::common::Evaluation;
-use anyhow::{Context, Result};
-use stackchess_analysis::plan::{size, Plan, Sizing};
-use stackchess_selfplay::Shard;
-use stackchess_variants::Variant;
-use std::fmt::Write as _;
-
-/// The half-width planned for when `--precision` is not given.
-const DEFAULT_PRECISION: f64 = 0.02;
-
-/// Plays the pilots and prints the plan.
-pub fn run(a: &Args, variants: &[Variant], evals: &[Evaluation], rungs: &[u64]) -> Result<()> {
-    let x = a.precision.unwrap_or(DEFAULT_PRECISION);
-    let names: Vec<String> = variants.iter().map(ToString::to_string).collect();
-    let dir_names: Vec<String> = variants.iter().map(|v| v.name().to_owned()).collect();
-    let dir = a.dir.join("plan");
-    let plan = Plan::new(&dir, &names, &dir_names, rungs, true, a.pilot_games);
-    for s in &plan.slots {
-        a.play(s, variants, evals, Shard::WHOLE)?;
-    }
-    let ladder = plan.ladder()?;
-    let mut sizings = Vec::new();
-    for s in &plan.slots {
-        let games = stackchess_selfplay::records::read_games(&s.dir.join("games.csv"))?.records;
-        let ms: u64 = games.iter().map(|g| g.duration_ms).sum();
-        let per_game = ms as f64 / 1000.0 / games.len().max(1) as f64;
-        let name = &plan.variants[s.variant];
-        let cell = ladder.cells.iter().find(|c| &c.variant == name && c.nodes == s.nodes).context("a pilot's cell")?;
-        sizings.push(size(cell, per_game, x, !a.unpaired));
-    }
-    let cores = if a.threads == 0 { std::thread::available_parallelism().map_or(1, usize::from) } else { a.threads };
-    print!("{}", table(&sizings, x, a.pilot_games, cores, &dir.display().to_string()));
-    if let Some(path) = &a.k8s {
-        let games = sizings.iter().map(|s| s.games).max().unwrap_or(a.games);
-        std::fs::write(path, k8s(&study_flags(), games, a.shards, &a.dir.display().to_string()))
-            .with_context(|| format!("writing {}", path.display()))?;
-        eprintln!("wrote {} (an Indexed Job of {} pods; kubectl apply -f it)", path.display(), a.shards);
-    }
-    if let Some(path) = &a.slurm {
-        // `balance` gives every batch the same games: the most any needs.
-        let games = sizings.iter().map(|s| s.games).max().unwrap_or(a.games);
-        let hours = sizings.iter().map(|s| games as f64 * s.seconds_per_game / 3600.0).sum::<f64>();
-        std::fs::write(path, slurm(&study_flags(), games, a.shards, hours, &a.dir.display().to_string()))
-            .with_context(|| format!("writing {}", path.display()))?;
-        eprintln!("wrote {} (an array of {} tasks; submit it with sbatch)", path.display(), a.shards);
-    }
-    Ok(())
-}
-
-/// The plan as text: a row per variant and rung, then the totals.
-fn table(sizings: &[Sizing], x: f64, pilot: u64, cores: usize, dir: &str) -> String {
-    let mut t = format!(
-        "Plan for White's score within ±{x} (pilot: {pilot} games per variant and rung, in {dir})\n{:<12} {:>6} {:>6} {:>9} {:>8} {:>8} {:>11} {:>12}\n",
-        "variant", "nodes", "pilot", "s/game", "sd/game", "games", "core_hours", format!("hours({cores}c)")
-    );
-    for s in sizings {
-        let _ = writeln!(
-            t,
-            "{:<12} {:>6} {:>6} {:>9.3} {:>8.3} {:>8} {:>11.2} {:>12.2}",
-            s.variant,
-            s.nodes,
-            s.pilot_games,
-            s.seconds_per_game,
-            s.sd_per_game,
-            s.games,
-            s.core_hours,
-            s.wall_hours(cores)
-        );
-    }
-    let games: u64 = sizings.iter().map(|s| s.games).sum();
-    let hours: f64 = sizings.iter().map(|s| s.core_hours).sum();
-    let _ = writeln!(
-        t,
-        "Total: {games} games, {hours:.2} core-hours, {:.2} hours on {cores} cores here",
-        hours / cores as f64
-    );
-    t
-}
+//! The cluster jobs that play a planned study: a Slurm array job, a Kubernetes Indexed Job, each
+//! process playing its shard of every batch (docs/cluster.md).
 
 /// A Slurm array job of `shards` tasks, each playing its shard of every batch of the study
 /// (`args`: the balance flags without the plan's), then what to run once all are done.
-fn slurm(args: &[String], games: u64, shards: u64, core_hours: f64, dir: &str) -> String {
+pub fn slurm(args: &[String], games: u64, shards: u64, core_hours: f64, dir: &str) -> String {
     let per_task = (core_hours / shards.max(1) as f64 * 1.5 * 60.0).ceil().max(10.0) as u64;
     let flags = args.iter().map(|a| shell_word(a)).collect::<Vec<_>>().join(" ");
     format!(
@@ -110,7 +28,7 @@ fn slurm(args: &[String], games: u64, shards: u64, core_hours: f64, dir: &str) -
 
 /// A Kubernetes Indexed Job of `shards` pods playing the study (`args` as for [`slurm`]) into
 /// `dir` on the shared volume `stackchess-runs`, then what to run once it completes.
-fn k8s(args: &[String], games: u64, shards: u64, dir: &str) -> String {
+pub fn k8s(args: &[String], games: u64, shards: u64, dir: &str) -> String {
     let mut command: Vec<String> = ["stackchess", "balance"].map(String::from).to_vec();
     command.extend(args.iter().cloned());
     command.extend(["--games".into(), games.to_string(), "--threads".into(), "1".into()]);
@@ -135,14 +53,9 @@ fn k8s(args: &[String], games: u64, shards: u64, dir: &str) -> String {
     )
 }
 
-/// The flags this `balance` was given, less those of the plan and those the array job sets (the
-/// planned games replace `--precision`, which needs every game of a batch in one process).
-fn study_flags() -> Vec<String> {
-    study_flags_of(std::env::args())
-}
-
-/// [`study_flags`] of a command line.
-fn study_flags_of(line: impl Iterator<Item = String>) -> Vec<String> {
+/// The flags of a `balance` command line, less those of the plan and those the array job sets
+/// (the planned games replace `--precision`, which needs every game of a batch in one process).
+pub fn study_flags(line: impl Iterator<Item = String>) -> Vec<String> {
     const WITH_VALUE: [&str; 10] = [
         "--pilot-games",
         "--slurm",
@@ -187,7 +100,7 @@ mod tests {
     fn the_study_keeps_the_flags_of_the_question_and_drops_those_of_the_plan() {
         let line = "stackchess balance --variants fide --plan --pilot-games 8 --slurm s.sh --k8s=j.yaml --shards 4 \
                     --precision 0.02 --games 10 --dir out --threads=2 --ladder 500,1000 -q";
-        let kept = study_flags_of(line.split_whitespace().map(String::from));
+        let kept = study_flags(line.split_whitespace().map(String::from));
         assert_eq!(kept, ["--variants", "fide", "--ladder", "500,1000", "-q"]);
     }
 

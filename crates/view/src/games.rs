@@ -1,31 +1,39 @@
-//! The games of run directories as the viewer, `replay` and `balance` read them: each record
-//! with its plies' scores, and their replay into the viewer's data.
+//! The games of run directories as the viewer, `replay` and `balance` read them
+//! ([`stackchess_records::read_recorded`]: each record with its plies' scores), and their replay
+//! into the page's data, each rule set's games with its own generator.
 
-use anyhow::{Context, Result};
+use crate::{replay, GameData, ViewError};
 use stackchess_core::Position;
 use stackchess_records::RecordedGame;
 use stackchess_variants::{Variant, VariantArg, WithPosition};
-use stackchess_view::{GameData, ViewError};
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// Reads the games of one input: a run directory or a games.csv in one, each with its rows of the
-/// plies.csv beside it when there is one (a game without rows shows no evaluation).
+/// The error and its causes, on one line.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !text.ends_with(&more) {
+            text = format!("{text}: {more}");
+        }
+        source = s.source();
+    }
+    text
+}
+
+/// The games of all inputs (run directories, or a `games.csv` in one), sorted by id, each id
+/// once; also how many duplicates were dropped.
 ///
 /// # Errors
 /// An unreadable or damaged file, naming it (and the line).
-pub fn read_run(input: &Path) -> Result<Vec<RecordedGame>> {
-    stackchess_records::read_recorded(input).with_context(|| format!("reading the records of {}", input.display()))
-}
-
-/// The games of all inputs, sorted by id, each id once; also how many duplicates were dropped.
-///
-/// # Errors
-/// As [`read_run`].
-pub fn read_all(inputs: &[PathBuf]) -> Result<(Vec<RecordedGame>, usize)> {
+pub fn read_all(inputs: &[PathBuf]) -> Result<(Vec<RecordedGame>, usize), ViewError> {
     let mut all = Vec::new();
     for input in inputs {
-        all.extend(read_run(input)?);
+        let games = stackchess_records::read_recorded(input)
+            .map_err(|e| ViewError::Records { input: input.display().to_string(), message: chain(&e) })?;
+        all.extend(games);
     }
     all.sort_by(|a, b| a.game.game_id.cmp(&b.game.game_id));
     let before = all.len();
@@ -35,14 +43,14 @@ pub fn read_all(inputs: &[PathBuf]) -> Result<(Vec<RecordedGame>, usize)> {
     Ok((all, dropped))
 }
 
-/// The rule set a record's `variant` names (a user-defined one must have been loaded by --rules).
+/// The rule set a record's `variant` names (a user-defined one must have been loaded first).
 ///
 /// # Errors
 /// An unknown variant, naming the game.
-pub fn variant_of(r: &RecordedGame) -> Result<Variant> {
+pub fn variant_of(r: &RecordedGame) -> Result<Variant, ViewError> {
     let (id, variant) = (&r.game.game_id, &r.game.variant);
     let v = variant.parse::<VariantArg>().and_then(|a| a.load());
-    v.with_context(|| format!("game {id}: variant '{variant}' (a user-defined rule set's games need --rules FILE)"))
+    v.map_err(|e| ViewError::Variant { game: id.clone(), variant: variant.clone(), message: chain(&e) })
 }
 
 struct Replay<'a>(Vec<&'a RecordedGame>);
@@ -50,7 +58,7 @@ struct Replay<'a>(Vec<&'a RecordedGame>);
 impl WithPosition for Replay<'_> {
     type Output = Vec<Result<GameData, ViewError>>;
     fn call<P: Position>(self, rules: P::Rules) -> Self::Output {
-        self.0.iter().map(|r| stackchess_view::replay::<P>(rules, r)).collect()
+        self.0.iter().map(|r| replay::<P>(rules, r)).collect()
     }
 }
 
@@ -59,7 +67,7 @@ impl WithPosition for Replay<'_> {
 ///
 /// # Errors
 /// A record of an unknown variant.
-pub fn replay_all(records: &[RecordedGame]) -> Result<Vec<Result<GameData, ViewError>>> {
+pub fn replay_all(records: &[RecordedGame]) -> Result<Vec<Result<GameData, ViewError>>, ViewError> {
     let mut by_variant: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, r) in records.iter().enumerate() {
         by_variant.entry(&r.game.variant).or_default().push(i);
@@ -73,15 +81,4 @@ pub fn replay_all(records: &[RecordedGame]) -> Result<Vec<Result<GameData, ViewE
         }
     }
     Ok(out.into_iter().flatten().collect())
-}
-
-/// Loads the `--rules` files.
-///
-/// # Errors
-/// An unreadable or bad rule file.
-pub fn load_rules(rules: &[PathBuf]) -> Result<()> {
-    for path in rules {
-        Variant::load_rules(path)?;
-    }
-    Ok(())
 }
