@@ -177,7 +177,7 @@ fn coverage_guided(root: &Path, o: &Options) -> Result<()> {
     let host = host_triple()?;
     // The fuzz crate's own target folder, whatever CARGO_TARGET_DIR the workspace builds in (the
     // same folder `cargo fuzz` uses, so either builds for the other).
-    let status = Command::new("cargo")
+    let status = crate::command("cargo")
         .args(["build", "--release", "--bins", "--target", &host])
         .env("RUSTFLAGS", FUZZ_RUSTFLAGS.join(" "))
         .env_remove("CARGO_TARGET_DIR")

@@ -133,8 +133,32 @@ fn deep() -> Result<()> {
     Ok(())
 }
 
+/// `program` without the variables `cargo run` set for this process (`CARGO_MANIFEST_DIR`,
+/// `CARGO_PKG_*`, ...): a build script that watches one (ring's watches `CARGO_MANIFEST_DIR`)
+/// would otherwise see it change, and a nested `cargo test` rebuild what `.ci/run`'s own
+/// `cargo test` had built.
+fn command(program: &str) -> Command {
+    let mut cmd = Command::new(program);
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        let set_by_run = name.starts_with("CARGO_PKG_")
+            || [
+                "CARGO_MANIFEST_DIR",
+                "CARGO_MANIFEST_PATH",
+                "CARGO_CRATE_NAME",
+                "CARGO_BIN_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+            ]
+            .contains(&name.as_ref());
+        if set_by_run {
+            cmd.env_remove(name.as_ref());
+        }
+    }
+    cmd
+}
+
 fn run(cmd: &mut Command) -> Result<()> {
-    eprintln!("$ {cmd:?}");
+    eprintln!("$ {:?} {:?}", cmd.get_program(), cmd.get_args().collect::<Vec<_>>());
     let status = cmd.current_dir(root()).status()?;
     if !status.success() {
         bail!("{cmd:?} failed: {status}");
@@ -144,7 +168,7 @@ fn run(cmd: &mut Command) -> Result<()> {
 
 fn ci() -> Result<()> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/run");
-    run(Command::new("bash").arg(script))
+    run(command("bash").arg(script))
 }
 
 /// Renders the HTML report of the analysis fixtures in headless Chromium and checks the
@@ -155,7 +179,7 @@ fn report_check() -> Result<()> {
     }
     // `--workspace` (the test target is the analysis crate's alone) resolves features as `cargo test
     // --workspace` does, so nothing is rebuilt.
-    run(Command::new("cargo").args(["test", "--workspace", "--test", "output", "--"]).args([
+    run(command("cargo").args(["test", "--workspace", "--test", "output", "--"]).args([
         "--ignored",
         "--exact",
         "report_renders_in_headless_chromium",
@@ -171,7 +195,7 @@ fn browser_check(test: &str) -> Result<()> {
     }
     // `--workspace` (the test target is the CLI's alone) resolves features as `cargo test --workspace`
     // does, so CI reuses that build instead of building polars again for `-p stackchess`.
-    run(Command::new("cargo").args(["test", "--workspace", "--test", test, "--"]).args([
+    run(command("cargo").args(["test", "--workspace", "--test", test, "--"]).args([
         "--ignored",
         "--nocapture",
         "--test-threads=1",
