@@ -18,6 +18,7 @@ use anyhow::{bail, Context, Result};
 use stackchess_core::Rules as _;
 use stackchess_core::{parse_perft_file, Position};
 use stackchess_variants::{Variant, WithPosition};
+use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -158,7 +159,8 @@ fn command(program: &str) -> Command {
 }
 
 fn run(cmd: &mut Command) -> Result<()> {
-    eprintln!("$ {:?} {:?}", cmd.get_program(), cmd.get_args().collect::<Vec<_>>());
+    let args: Vec<_> = cmd.get_args().map(OsStr::to_string_lossy).collect();
+    eprintln!("$ {} {}", cmd.get_program().to_string_lossy(), args.join(" "));
     let status = cmd.current_dir(root()).status()?;
     if !status.success() {
         bail!("{cmd:?} failed: {status}");

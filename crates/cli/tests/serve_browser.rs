@@ -11,78 +11,18 @@
 //! plays; a game of the run directory opens and shows its position at a ply. With
 //! `SERVE_SCREENSHOT=FILE.png` it saves a screenshot of the page analysing (the README's).
 
-use anyhow::{bail, ensure, Context, Result};
+mod browser;
+
+use anyhow::{ensure, Context, Result};
+use browser::{bin, chromium, cli, eval, eval_str, launch, lfen_pieces, wait_for};
 use headless_chrome::protocol::cdp::Input;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use headless_chrome::{Browser, LaunchOptions, Tab};
+use headless_chrome::Tab;
 use std::collections::{BTreeMap, HashMap};
-use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_stackchess"))
-}
-
-fn cli(args: &[&str]) -> Result<String> {
-    let out = bin().args(args).output()?;
-    ensure!(out.status.success(), "stackchess {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
-    Ok(String::from_utf8(out.stdout)?)
-}
-
-fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("chromium"), PathBuf::from);
-    if path.components().count() > 1 {
-        return path.is_file().then_some(path);
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(&path)).find(|p| p.is_file())
-}
-
-fn launch(path: PathBuf, profile: &Path) -> Result<Browser> {
-    let args: Vec<&OsStr> = [
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-    ]
-    .iter()
-    .map(OsStr::new)
-    .collect();
-    let options = LaunchOptions::default_builder()
-        .path(Some(path))
-        .headless(true)
-        .sandbox(false)
-        .user_data_dir(Some(profile.to_owned()))
-        .window_size(Some((1500, 1000)))
-        .idle_browser_timeout(Duration::from_mins(5))
-        .args(args)
-        .build()
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    Browser::new(options)
-}
-
-fn eval(tab: &Tab, js: &str) -> Result<serde_json::Value> {
-    let r = tab.evaluate(js, false).with_context(|| format!("evaluating {js}"))?;
-    Ok(r.value.unwrap_or(serde_json::Value::Null))
-}
-
-fn eval_str(tab: &Tab, js: &str) -> Result<String> {
-    Ok(eval(tab, js)?.as_str().map(str::to_owned).unwrap_or_default())
-}
-
-fn wait_for(tab: &Tab, js: &str, secs: u64) -> Result<()> {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(secs) {
-        if eval(tab, js)? == serde_json::Value::Bool(true) {
-            return Ok(());
-        }
-        std::thread::sleep(Duration::from_millis(30));
-    }
-    bail!("timed out after {secs} s waiting for {js}")
-}
 
 /// The status line's data (`node`, `lfen`, `turn`, `outcome`, `game`, `refused`).
 fn status(tab: &Tab, key: &str) -> Result<String> {
@@ -147,28 +87,6 @@ fn shown(tab: &Tab) -> Result<BTreeMap<String, char>> {
     )?;
     let pairs: Vec<(String, String)> = serde_json::from_str(&v)?;
     Ok(pairs.into_iter().filter_map(|(c, p)| p.chars().next().map(|p| (c, p))).collect())
-}
-
-/// The pieces of an LFEN's placement, by cell name (`2e4`; `e4` on one level).
-fn lfen_pieces(lfen: &str) -> BTreeMap<String, char> {
-    let placement = lfen.split(' ').next().unwrap_or("");
-    let levels: Vec<&str> = placement.split('|').collect();
-    let mut out = BTreeMap::new();
-    for (l, level) in levels.iter().enumerate() {
-        for (r, rank) in level.split('/').enumerate() {
-            let mut file = 0u8;
-            for c in rank.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    file += d as u8;
-                } else {
-                    let prefix = if levels.len() > 1 { (l + 1).to_string() } else { String::new() };
-                    out.insert(format!("{prefix}{}{}", char::from(b'a' + file), 8 - r), c);
-                    file += 1;
-                }
-            }
-        }
-    }
-    out
 }
 
 /// The boards show exactly what `stackchess apply` gives after `moves` from `start` (or the start position).
@@ -251,10 +169,10 @@ fn run_games(dir: &Path) -> Result<Vec<HashMap<String, String>>> {
 // One person's session with the board, step after step: split, its steps would lose their order.
 #[allow(clippy::too_many_lines)]
 fn the_board_plays_analyses_and_opens_games_as_a_person_uses_it() -> Result<()> {
-    let Some(chromium) = chromium() else {
+    if chromium().is_none() {
         eprintln!("skipped: chromium is not installed (apt-get install -y chromium), so the page is not driven");
         return Ok(());
-    };
+    }
     let dir = std::env::temp_dir().join(format!("stackchess-serve-browser-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
@@ -263,7 +181,7 @@ fn the_board_plays_analyses_and_opens_games_as_a_person_uses_it() -> Result<()> 
     let (_server, url, took) = serve(&[run.to_str().context("path")?])?;
     println!("stackchess serve printed its URL {took:.2?} after it was started");
     ensure!(took < Duration::from_secs(1), "serve took {took:?} to say its URL");
-    let browser = launch(chromium, &dir.join("profile"))?;
+    let browser = launch(&dir.join("profile"), (1500, 1000))?;
     let tab = browser.new_tab()?;
     tab.navigate_to(&url)?.wait_until_navigated()?;
     wait_for(&tab, "document.body.dataset.ready === '1'", 20)?;

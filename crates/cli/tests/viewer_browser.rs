@@ -7,27 +7,17 @@
 //! changes the list. Then a page of 1000 synthetic games with evaluations: it opens, filters,
 //! scrolls and steps within generous bounds, timed by the page itself and from outside.
 
-use anyhow::{bail, ensure, Context, Result};
-use headless_chrome::{Browser, LaunchOptions, Tab};
+mod browser;
+
+use anyhow::{ensure, Context, Result};
+use browser::{cli, eval, eval_str, launch, lfen_pieces};
+use headless_chrome::Tab;
 use stackchess_core::{coord, Position, Rules, SplitMix64};
 use stackchess_variants::{Variant, WithPosition};
 use std::collections::{BTreeMap, HashMap};
-use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_stackchess"))
-}
-
-/// Runs the CLI, failing with its stderr.
-fn cli(args: &[&str]) -> Result<String> {
-    let out = bin().args(args).output()?;
-    ensure!(out.status.success(), "stackchess {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
-    Ok(String::from_utf8(out.stdout)?)
-}
+use std::time::Instant;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("stackchess-viewer-browser-{}-{name}", std::process::id()));
@@ -36,57 +26,9 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-fn launch(profile: &Path) -> Result<Browser> {
-    let args: Vec<&OsStr> = [
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-    ]
-    .iter()
-    .map(OsStr::new)
-    .collect();
-    let path = std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("chromium"), PathBuf::from);
-    let path =
-        if path.components().count() > 1 { path } else { which(&path).context("chromium is not on the PATH")? };
-    let options = LaunchOptions::default_builder()
-        .path(Some(path))
-        .headless(true)
-        .sandbox(false)
-        .user_data_dir(Some(profile.to_owned()))
-        .window_size(Some((1400, 1000)))
-        .idle_browser_timeout(Duration::from_mins(5))
-        .args(args)
-        .build()
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    Browser::new(options)
-}
-
-fn which(name: &Path) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
-}
-
-/// Evaluates `js` in the page and returns its value (JSON).
-fn eval(tab: &Tab, js: &str) -> Result<serde_json::Value> {
-    let r = tab.evaluate(js, false).with_context(|| format!("evaluating {js}"))?;
-    Ok(r.value.unwrap_or(serde_json::Value::Null))
-}
-
-fn eval_str(tab: &Tab, js: &str) -> Result<String> {
-    Ok(eval(tab, js)?.as_str().map(str::to_owned).unwrap_or_default())
-}
-
 /// Waits until `js` is true (the page updates synchronously, so this is short).
 fn wait_for(tab: &Tab, js: &str) -> Result<()> {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(20) {
-        if eval(tab, js)? == serde_json::Value::Bool(true) {
-            return Ok(());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    bail!("timed out waiting for {js}")
+    browser::wait_for(tab, js, 20)
 }
 
 /// What the page shows: (pieces by cell, last-move cells, checked cells, ply, game).
@@ -125,28 +67,6 @@ fn shown(tab: &Tab) -> Result<Shown> {
         ply: v["ply"].as_str().context("ply")?.parse()?,
         game: v["game"].as_str().context("game")?.to_owned(),
     })
-}
-
-/// The pieces of an LFEN's placement, by cell name (`2e4`; `e4` on one level).
-fn lfen_pieces(lfen: &str) -> BTreeMap<String, char> {
-    let placement = lfen.split(' ').next().unwrap_or("");
-    let levels: Vec<&str> = placement.split('|').collect();
-    let mut out = BTreeMap::new();
-    for (l, level) in levels.iter().enumerate() {
-        for (r, rank) in level.split('/').enumerate() {
-            let mut file = 0u8;
-            for c in rank.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    file += d as u8;
-                } else {
-                    let prefix = if levels.len() > 1 { (l + 1).to_string() } else { String::new() };
-                    out.insert(format!("{prefix}{}{}", char::from(b'a' + file), 8 - r), c);
-                    file += 1;
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Whether the side to move is in check in `lfen`.
@@ -273,7 +193,7 @@ fn stepping_shows_the_positions_apply_gives_and_filters_change_the_list() -> Res
     let page = dir.join("games.html");
     let (f, m) = (dir.join("fide"), dir.join("malka"));
     cli(&["view", f.to_str().unwrap(), m.to_str().unwrap(), "--out", page.to_str().unwrap()])?;
-    let browser = launch(&dir.join("profile"))?;
+    let browser = launch(&dir.join("profile"), (1400, 1000))?;
     let tab = browser.new_tab()?;
     // Each variant's longest game.
     let mut picked: Vec<&Game> = Vec::new();
@@ -424,7 +344,7 @@ fn a_page_of_1000_games_opens_filters_and_steps_promptly() -> Result<()> {
     let write_s = t.elapsed().as_secs_f64();
     let size = std::fs::metadata(&page)?.len();
 
-    let browser = launch(&dir.join("profile"))?;
+    let browser = launch(&dir.join("profile"), (1400, 1000))?;
     let tab = browser.new_tab()?;
     let t = Instant::now();
     tab.navigate_to(&format!("file://{}", page.display()))?.wait_until_navigated()?;

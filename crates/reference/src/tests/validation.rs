@@ -214,22 +214,6 @@ fn malformed_toml_is_an_error() {
     }
 }
 
-/// Deterministic pseudo-random numbers (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Mangled rule files (the built-ins with characters changed, dropped or inserted) are
 /// accepted or refused, never a panic; those accepted give a start position that plays.
 #[test]
