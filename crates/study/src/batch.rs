@@ -62,13 +62,9 @@ pub fn play<P: Position>(
 ) -> Result<stackchess_selfplay::Summary> {
     let resume = dir.join("manifest.json").exists();
     let mut shown = hooks.run(label, first)?;
-    let summary = match progress {
-        Some(counter) => {
-            let mut both = Both(counter, shown.as_mut());
-            stackchess_selfplay::run::<P>(rules, dir, cfg, resume, hooks.stop(), &mut both)
-        }
-        None => stackchess_selfplay::run::<P>(rules, dir, cfg, resume, hooks.stop(), shown.as_mut()),
-    };
+    let mut nothing = stackchess_selfplay::NoProgress;
+    let mut both = Both(progress.unwrap_or(&mut nothing), shown.as_mut());
+    let summary = stackchess_selfplay::run::<P>(rules, dir, cfg, resume, hooks.stop(), &mut both);
     drop(shown);
     Ok(summary?)
 }
