@@ -1,7 +1,8 @@
 //! Nodes a second of the search with each evaluation of a rule set: its preset, the tuned
 //! parameters (`data/tuned/<variant>.params`, when there) and the net (`data/nets/<variant>.nnue`,
 //! or a random net of 64 neurons when none is shipped: the cost of a net does not depend on its
-//! weights). Each workload searches the bench positions to a fixed node budget; criterion reports
+//! weights), and a residual net (a random one whose output is added to the preset's evaluation).
+//! Each workload searches the bench positions to a fixed node budget; criterion reports
 //! nodes a second (elements/s), and the ratio of two lines of one run is the relative cost of a
 //! node. Run: `cargo bench -p stackchess-benches --bench evaluation`.
 
@@ -13,7 +14,6 @@ use stackchess_variants::{AirAttack, Fide, Malka, Traditional, Variant};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 const NODES: u64 = 200_000;
 
@@ -47,11 +47,15 @@ fn bench_variant<P: Position>(c: &mut Criterion, rules: P::Rules) {
         configs.push(("tuned", c));
     }
     let shipped = root().join(format!("data/nets/{name}.nnue"));
-    let net = NetFile::load::<P>(rules, &shipped).unwrap_or_else(|_| {
-        let f = FloatNet::random(12 * 64 * P::LEVELS, 64, 1);
-        NetFile { path: "random".into(), net: Arc::new(f.quantise(rules.id(), P::LEVELS, "bench")) }
-    });
-    configs.push(("net", SearchConfig { net: Some(net), ..SearchConfig::full(preset) }));
+    let random = |base: String| {
+        let mut net = FloatNet::random(12 * 64 * P::LEVELS, 64, 1).quantise(rules.id(), P::LEVELS, "bench");
+        net.base = base;
+        NetFile::from_bytes::<P>(rules, &net.to_bytes(), "random").expect("a random net loads")
+    };
+    let net = NetFile::load::<P>(rules, &shipped).unwrap_or_else(|_| random(String::new()));
+    configs.push(("net", SearchConfig { net: Some(net), ..SearchConfig::full(preset.clone()) }));
+    // The same cost with the linear evaluation added: a residual net.
+    configs.push(("residual", SearchConfig { net: Some(random(preset.to_file())), ..SearchConfig::full(preset) }));
     let mut group = c.benchmark_group(format!("evaluation/{name}"));
     group.sample_size(10);
     for (label, config) in configs {

@@ -3,13 +3,15 @@
 //! ```text
 //! offset  size   field
 //!      0     8   magic "STKCNNUE"
-//!      8     2   format version (1)
+//!      8     2   format version (2; version 1, without the base, is still read)
 //!     10     1   levels (1 to 4)
 //!     11     1   activation (1: squared clipped `ReLU`)
 //!     12     4   hidden neurons H (1 to 4096)
 //!     16     2   QA (255)   18  2  QB (1024)   20  2  SCALE (400)   22  2  0
 //!     24     2   length R of the rule-set id, then R bytes
 //!      …     4   length T of the text about the net (command, seed, data), then T bytes
+//!      …     4   length B of the base, then B bytes (version 2): the parameter file of the
+//!                linear evaluation the output is added to; 0 for a net that evaluates alone
 //!      …         w1: 12·64·levels·H i16, input-major; b1: H i16; w2: 2H i16; b2: i32
 //!      …     8   FNV-1a of every byte before it
 //! ```
@@ -20,7 +22,9 @@ use std::path::Path;
 /// The first bytes of every net file.
 pub const MAGIC: &[u8; 8] = b"STKCNNUE";
 /// The format version this build reads and writes.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+/// The first version, without a base: still read.
+const VERSION_1: u16 = 1;
 
 /// A net that cannot be read, or is not for the rule set asked for.
 #[derive(Debug, thiserror::Error)]
@@ -102,6 +106,8 @@ impl Net {
         out.extend_from_slice(self.rules_id.as_bytes());
         out.extend_from_slice(&(self.about.len() as u32).to_le_bytes());
         out.extend_from_slice(self.about.as_bytes());
+        out.extend_from_slice(&(self.base.len() as u32).to_le_bytes());
+        out.extend_from_slice(self.base.as_bytes());
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
@@ -126,8 +132,8 @@ impl Net {
             return Err("not a stackchess net file (no STKCNNUE magic)".into());
         }
         let version = r.u16("the header")?;
-        if version != VERSION {
-            return Err(format!("format version {version}; this build reads version {VERSION}"));
+        if version != VERSION && version != VERSION_1 {
+            return Err(format!("format version {version}; this build reads versions {VERSION_1} and {VERSION}"));
         }
         let head = r.take(2, "the header")?;
         let (levels, activation) = (usize::from(head[0]), head[1]);
@@ -148,6 +154,12 @@ impl Net {
         let n = r.u32("the text about the net")? as usize;
         let about =
             String::from_utf8(r.take(n, "the text about the net")?.to_vec()).map_err(|_| "the text is not UTF-8")?;
+        let base = if version == VERSION_1 {
+            String::new()
+        } else {
+            let n = r.u32("the base")? as usize;
+            String::from_utf8(r.take(n, "the base")?.to_vec()).map_err(|_| "the base is not UTF-8")?
+        };
         let inputs = 12 * 64 * levels;
         let w1 = r.i16s(inputs * hidden, "the first layer's weights")?;
         let b1 = r.i16s(hidden, "the first layer's biases")?;
@@ -162,7 +174,7 @@ impl Net {
         if r.at != bytes.len() {
             return Err(format!("{} bytes after the checksum", bytes.len() - r.at));
         }
-        Ok(Net { rules_id, levels, hidden, about, w1, b1, w2, b2 })
+        Ok(Net { rules_id, levels, hidden, about, base, w1, b1, w2, b2 })
     }
 
     /// Writes the net to `path` (written aside, then renamed).

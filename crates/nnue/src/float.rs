@@ -86,6 +86,7 @@ impl FloatNet {
             levels,
             hidden: self.hidden,
             about: about.to_owned(),
+            base: String::new(),
             w1: self.w1.iter().map(|&x| q(x, QA)).collect(),
             b1: self.b1.iter().map(|&x| q(x, QA)).collect(),
             w2: self.w2.iter().map(|&x| q(x, QB)).collect(),

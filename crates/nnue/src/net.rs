@@ -19,6 +19,10 @@ pub struct Net {
     pub hidden: usize,
     /// What made it (command, seed, data), for the record.
     pub about: String,
+    /// The linear evaluation the net corrects, as the text of its parameter file: the net's
+    /// output is added to that evaluation's score (a residual net). Empty for a net that
+    /// evaluates alone.
+    pub base: String,
     /// `inputs × hidden`, one row of `hidden` per input.
     pub(crate) w1: Vec<i16>,
     pub(crate) b1: Vec<i16>,

@@ -107,3 +107,36 @@ fn net_files_round_trip_and_refuse_what_they_must() {
     assert!(Net::from_bytes(b"games.csv", "x").unwrap_err().to_string().contains("not a stackchess net"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// FNV-1a, as the net file's checksum.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+#[test]
+fn a_residual_net_keeps_its_base_and_version_1_files_still_read() {
+    let (_, mut net) = net_for(12 * 64, 1, 2);
+    "format = 2\nvalue.pawn.mg = 100\n".clone_into(&mut net.base);
+    let bytes = net.to_bytes();
+    assert_eq!(Net::from_bytes(&bytes, "r").unwrap().base, net.base);
+    // Cut inside the base: refused, naming it.
+    let at = bytes.windows(10).position(|w| w == b"format = 2").unwrap();
+    let e = Net::from_bytes(&bytes[..at + 3], "cut").unwrap_err().to_string();
+    assert!(e.contains("the base"), "{e}");
+    // A version-1 file (no base field) of a plain net reads as the same net.
+    net.base.clear();
+    let v2 = net.to_bytes();
+    let about_end = v2.len() - 8 - 4 - 2 * (net.inputs() * net.hidden + 3 * net.hidden) - 4;
+    let mut v1 = v2[..about_end].to_vec();
+    assert_eq!(&v2[about_end..about_end + 4], &[0, 0, 0, 0], "the empty base's length");
+    v1.extend_from_slice(&v2[about_end + 4..v2.len() - 8]);
+    v1[8..10].copy_from_slice(&1u16.to_le_bytes());
+    let sum = fnv(&v1);
+    v1.extend_from_slice(&sum.to_le_bytes());
+    assert_eq!(Net::from_bytes(&v1, "v1").unwrap(), net);
+    // An unknown version is refused, naming the versions read.
+    let mut v3 = v2.clone();
+    v3[8..10].copy_from_slice(&3u16.to_le_bytes());
+    let e = Net::from_bytes(&v3, "v3").unwrap_err().to_string();
+    assert!(e.contains("version 3") && e.contains("1 and 2"), "{e}");
+}

@@ -32,6 +32,8 @@ pub struct Settings {
     pub labels: Labels,
     /// Share of games held out of training.
     pub holdout: f64,
+    /// Each net a residual of the players' linear evaluation (the base config's parameters).
+    pub residual: bool,
     /// Games of each gate match (colour-swapped pairs).
     pub gate_games: u64,
     /// The match's limits a move.
@@ -130,7 +132,8 @@ pub fn run<P: Position>(
         let holdout = if net_path.exists() {
             f64::NAN
         } else {
-            train_on::<P>(rules, &files, settings, &net_path, command, halt, hook).map_err(|e| {
+            let linear = settings.residual.then_some(&base.eval);
+            train_on::<P>(rules, &files, settings, linear, &net_path, command, halt, hook).map_err(|e| {
                 if matches!(e, GenerationError::Interrupted(_)) {
                     GenerationError::Interrupted(g)
                 } else {
@@ -183,11 +186,14 @@ fn make_data<P: Position>(
     }
 }
 
-/// Trains a net on `files` into `path`; the last epoch's held-out error.
+/// Trains a net on `files` into `path` (a residual of `linear` when given); the last epoch's
+/// held-out error.
+#[allow(clippy::too_many_arguments)]
 fn train_on<P: Position>(
     rules: P::Rules,
     files: &[PathBuf],
     settings: &Settings,
+    linear: Option<&stackchess_search::EvalParams>,
     path: &Path,
     command: &str,
     halt: &AtomicBool,
@@ -204,7 +210,8 @@ fn train_on<P: Position>(
             }
         }
     }
-    let all = samples_of(&features, &records, settings.labels);
+    let base = linear.map(|p| crate::base_scores::<P>(rules, p, &records)).transpose()?;
+    let all = samples_of(&features, &records, settings.labels, base.as_deref());
     let seed = settings.train.seed;
     let held_out = |i: usize| {
         let u = SplitMix64::for_item(seed ^ 0x40DE, all.game[i]).next_u64() >> 11;
@@ -216,7 +223,9 @@ fn train_on<P: Position>(
         return Err(GenerationError::Interrupted(0));
     }
     let about = format!("command: {command}; {} positions ({} held out)", all.len(), ho.len());
-    t.net.quantise(rules.id(), P::LEVELS, &about).write(path)?;
+    let mut net = t.net.quantise(rules.id(), P::LEVELS, &about);
+    net.base = linear.map(stackchess_search::EvalParams::to_file).unwrap_or_default();
+    net.write(path)?;
     Ok(t.epochs.last().map_or(f64::NAN, |e| e.holdout))
 }
 

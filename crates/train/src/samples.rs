@@ -1,8 +1,10 @@
 //! Training samples: each position's active inputs from both sides, its target and its game.
 
-use stackchess_core::Color;
+use crate::TrainError;
+use stackchess_core::{Color, Position};
 use stackchess_datagen::{Labels, Record};
-use stackchess_nnue::Features;
+use stackchess_nnue::{Features, SCALE};
+use stackchess_search::{EvalParams, Evaluation};
 
 /// Positions as the trainer reads them: per sample the side to move's active inputs and the
 /// other side's (as [`Features`] numbers them), the mover's target and the game.
@@ -15,6 +17,9 @@ pub struct Samples {
     counts: Vec<u8>,
     /// The mover's target: λ·σ(score) + (1 − λ)·result, from the side to move.
     pub target: Vec<f32>,
+    /// What a residual net's output is added to: the base evaluation for the mover, in the
+    /// net's units (centipawns / 400); 0 for a net that evaluates alone.
+    pub base: Vec<f32>,
     /// The game of each sample.
     pub game: Vec<u64>,
 }
@@ -37,12 +42,19 @@ impl Samples {
     /// # Panics
     /// Never for a board of at most 255 pieces and inputs below 65,536 (`12 · 64 · 4 = 3072`).
     pub fn push(&mut self, us: &[u16], them: &[u16], target: f32, game: u64) {
+        self.push_on(us, them, target, 0.0, game);
+    }
+
+    /// Adds a sample whose prediction starts from `base` (a residual net's base evaluation for
+    /// the mover, in centipawns / 400).
+    pub fn push_on(&mut self, us: &[u16], them: &[u16], target: f32, base: f32, game: u64) {
         debug_assert_eq!(us.len(), them.len());
         self.offsets.push(self.inputs.len() as u32);
         self.counts.push(us.len().min(255) as u8);
         self.inputs.extend_from_slice(&us[..us.len().min(255)]);
         self.inputs.extend_from_slice(&them[..them.len().min(255)]);
         self.target.push(target);
+        self.base.push(base);
         self.game.push(game);
     }
 
@@ -54,24 +66,37 @@ impl Samples {
         (&self.inputs[at..at + n], &self.inputs[at + n..at + 2 * n])
     }
 
+    /// The samples with every base 0 (as for a net that evaluates alone).
+    #[must_use]
+    pub fn without_base(mut self) -> Samples {
+        self.base.fill(0.0);
+        self
+    }
+
     /// The samples for which `keep(i)` holds.
     #[must_use]
     pub fn filter(&self, keep: impl Fn(usize) -> bool) -> Samples {
         let mut out = Samples::default();
         for i in (0..self.len()).filter(|&i| keep(i)) {
             let (us, them) = self.inputs(i);
-            out.push(us, them, self.target[i], self.game[i]);
+            out.push_on(us, them, self.target[i], self.base[i], self.game[i]);
         }
         out
     }
 }
 
-/// The samples of `records` for the board `features` numbers, labelled by `labels`.
+/// The samples of `records` for the board `features` numbers, labelled by `labels`; `base`, for a
+/// residual net, holds each record's base evaluation in centipawns from White's side
+/// ([`base_scores`]).
+///
+/// # Panics
+/// If `base` is given for another number of records.
 #[must_use]
-pub fn samples_of(features: &Features, records: &[Record], labels: Labels) -> Samples {
+pub fn samples_of(features: &Features, records: &[Record], labels: Labels, base: Option<&[i32]>) -> Samples {
+    assert!(base.is_none_or(|b| b.len() == records.len()), "a base score per record");
     let mut out = Samples::default();
     let (mut white, mut black) = (Vec::with_capacity(64), Vec::with_capacity(64));
-    for r in records {
+    for (k, r) in records.iter().enumerate() {
         white.clear();
         black.clear();
         r.position.for_each_piece(|cell, piece| {
@@ -79,11 +104,36 @@ pub fn samples_of(features: &Features, records: &[Record], labels: Labels) -> Sa
             black.push(features.index(Color::Black, piece, cell) as u16);
         });
         let t = labels.target(f64::from(r.score), r.result.points()) as f32;
+        let b = base.map_or(0.0, |b| b[k] as f32 / SCALE as f32);
         if r.position.turn == Color::White {
-            out.push(&white, &black, t, r.game);
+            out.push_on(&white, &black, t, b, r.game);
         } else {
-            out.push(&black, &white, 1.0 - t, r.game);
+            out.push_on(&black, &white, 1.0 - t, -b, r.game);
         }
     }
     out
+}
+
+/// The linear evaluation with `params` of every record's position, in centipawns from White's
+/// side: the base of a residual net.
+///
+/// # Errors
+/// A record whose position the rules refuse (its game and ply named).
+pub fn base_scores<P: Position>(
+    rules: P::Rules,
+    params: &EvalParams,
+    records: &[Record],
+) -> Result<Vec<i32>, TrainError> {
+    let eval = Evaluation::new::<P>(rules, params);
+    records
+        .iter()
+        .map(|r| {
+            let pos: P = r
+                .position
+                .position(rules)
+                .map_err(|e| TrainError::Config(format!("the record of game {:016x} at ply {}: {e}", r.game, r.ply)))?;
+            let s = eval.score(&pos);
+            Ok(if pos.turn() == Color::White { s } else { -s })
+        })
+        .collect()
 }

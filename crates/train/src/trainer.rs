@@ -124,7 +124,8 @@ fn forward(net: &FloatNet, data: &Samples, i: usize, hu: &mut [f32], ht: &mut [f
     let (wu, wt) = net.w2.split_at(h);
     let y: f32 = hu.iter().zip(wu).map(|(&x, &w)| screlu(x) * w).sum::<f32>()
         + ht.iter().zip(wt).map(|(&x, &w)| screlu(x) * w).sum::<f32>()
-        + net.b2;
+        + net.b2
+        + data.base[i];
     (1.0 / (1.0 + (-y * LN10).exp()), y)
 }
 
@@ -193,6 +194,19 @@ pub fn mse(net: &FloatNet, data: &Samples) -> f64 {
     let sum: f64 = (0..data.len())
         .map(|i| {
             let (p, _) = forward(net, data, i, &mut hu, &mut ht);
+            f64::from((p - data.target[i]).powi(2))
+        })
+        .sum();
+    sum / data.len().max(1) as f64
+}
+
+/// The mean squared error of the samples' bases alone (a residual net that adds nothing): for a
+/// net measured against the linear evaluation it corrects, or would replace.
+#[must_use]
+pub fn base_mse(data: &Samples) -> f64 {
+    let sum: f64 = (0..data.len())
+        .map(|i| {
+            let p = 1.0 / (1.0 + (-data.base[i] * LN10).exp());
             f64::from((p - data.target[i]).powi(2))
         })
         .sum();

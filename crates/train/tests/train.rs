@@ -43,3 +43,31 @@ fn the_trainer_fits_a_known_target_and_is_deterministic() {
     let one = train(INPUTS, &data, &held, &Options { threads: 1, ..o }, &go, &mut NoHook).unwrap();
     assert_eq!(t.net, one.net);
 }
+
+/// The synthetic samples again, each with a random base (in the net's units) added inside the
+/// target's sigmoid: what only a residual net, told the base, can fit.
+fn on_bases(data: &Samples, seed: u64) -> Samples {
+    let mut rng = SplitMix64::for_item(seed, 2);
+    let mut out = Samples::default();
+    for i in 0..data.len() {
+        let b = ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 2.0;
+        let t = f64::from(data.target[i]);
+        let y = (t / (1.0 - t)).log10();
+        let (us, them) = data.inputs(i);
+        out.push_on(us, them, (1.0 / (1.0 + 10f64.powf(-(y + b)))) as f32, b as f32, data.game[i]);
+    }
+    out
+}
+
+#[test]
+fn a_residual_net_learns_what_its_base_leaves() {
+    let (data, held) = (on_bases(&synthetic(60_000, 1), 3), on_bases(&synthetic(5_000, 2), 4));
+    let o = Options { hidden: 32, epochs: 8, batch: 1024, lr: 0.003, seed: 5, threads: 2 };
+    let go = AtomicBool::new(false);
+    let residual = mse(&train(INPUTS, &data, &held, &o, &go, &mut NoHook).unwrap().net, &held);
+    // The same samples without their bases: the base is noise to the net, which cannot fit it.
+    let strip = |s: &Samples| s.filter(|_| true).without_base();
+    let plain = train(INPUTS, &strip(&data), &strip(&held), &o, &go, &mut NoHook).unwrap();
+    let plain = mse(&plain.net, &strip(&held));
+    assert!(residual < 0.002 && plain > 10.0 * residual, "residual {residual}, plain {plain}");
+}

@@ -43,6 +43,10 @@ pub struct Args {
     /// The weight of the search score in each target.
     #[arg(long, default_value_t = 0.75)]
     pub lambda: f64,
+    /// Train residual nets: each net's output is added to the engine's linear evaluation (its
+    /// `--params`, else the preset), which the net file carries (`train --base`).
+    #[arg(long)]
+    pub residual: bool,
     /// Games of each gate match (colour-swapped pairs).
     #[arg(long, default_value_t = 400)]
     pub gate_games: u64,
@@ -130,6 +134,7 @@ impl WithPosition for Run<'_> {
             },
             labels: Labels { lambda: a.lambda, ..Labels::default() },
             holdout: 0.05,
+            residual: a.residual,
             gate_games: a.gate_games,
             gate_limits: if a.gate_tc.is_some() { Limits::default() } else { Limits::nodes(a.gate_nodes) },
             gate_tc: a.gate_tc,

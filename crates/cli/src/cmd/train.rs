@@ -45,6 +45,19 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// A residual net: its output is added to this linear evaluation, `preset` (the rule set's) or
+    /// a parameter file, which the net file carries (docs/nnue.md).
+    #[arg(long, value_name = "preset|FILE")]
+    pub base: Option<String>,
+}
+
+/// The parameters `--base` names.
+fn base_params(base: &str, variant: stackchess_variants::Variant) -> Result<stackchess_search::EvalParams> {
+    if base == "preset" {
+        return Ok(crate::common::Evaluation::preset(variant)?.params);
+    }
+    let text = std::fs::read_to_string(base).with_context(|| format!("--base {base}"))?;
+    stackchess_search::EvalParams::parse(&text).with_context(|| format!("--base {base}"))
 }
 
 /// Prints each epoch's losses.
@@ -64,21 +77,32 @@ impl Hook for Lines {
     }
 }
 
-struct Run<'a>(&'a Args);
+/// The flags, and the linear evaluation the net is measured against (`--base`'s, else the
+/// preset's) with whether the net is its residual.
+struct Run<'a> {
+    args: &'a Args,
+    linear: stackchess_search::EvalParams,
+    residual: bool,
+}
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
     fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
-        let a = self.0;
+        let a = self.args;
         let labels = Labels { lambda: a.lambda, ..Labels::default() };
         let started = std::time::Instant::now();
         let records = stackchess_tune::read_data(&a.data, rules.id())?;
         let features = stackchess_nnue::Features::of::<P>(rules);
-        let all = stackchess_train::samples_of(&features, &records, labels);
+        let linear = stackchess_train::base_scores::<P>(rules, &self.linear, &records)?;
+        let all = stackchess_train::samples_of(&features, &records, labels, Some(&linear));
         let out = |i: usize| {
             let u = stackchess_core::SplitMix64::for_item(a.seed ^ 0x40DE, all.game[i]).next_u64() >> 11;
             (u as f64 / (1u64 << 53) as f64) < a.holdout
         };
-        let (train, holdout) = (all.filter(|i| !out(i)), all.filter(out));
+        let (mut train, mut holdout) = (all.filter(|i| !out(i)), all.filter(out));
+        let alone = stackchess_train::base_mse(&holdout);
+        if !self.residual {
+            (train, holdout) = (train.without_base(), holdout.without_base());
+        }
         println!(
             "{} positions: {} to train on, {} held out ({:.1} s to read)",
             all.len(),
@@ -86,6 +110,7 @@ impl WithPosition for Run<'_> {
             holdout.len(),
             started.elapsed().as_secs_f64()
         );
+        println!("held out, the linear evaluation alone: {alone:.6}");
         let o =
             Options { hidden: a.hidden, epochs: a.epochs, batch: a.batch, lr: a.lr, seed: a.seed, threads: a.threads };
         let _run = crate::interrupt::run()?;
@@ -98,7 +123,10 @@ impl WithPosition for Run<'_> {
             a.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "),
             a.seed
         );
-        let net = t.net.quantise(rules.id(), P::LEVELS, &about);
+        let mut net = t.net.quantise(rules.id(), P::LEVELS, &about);
+        if self.residual {
+            net.base = self.linear.to_file();
+        }
         net.write(&a.out).with_context(|| format!("writing {}", a.out.display()))?;
         let secs: f64 = t.epochs.iter().map(|e| e.seconds).sum();
         println!(
@@ -117,5 +145,7 @@ pub fn run(a: &Args) -> Result<()> {
     if !(0.0..=1.0).contains(&a.lambda) || !(0.0..1.0).contains(&a.holdout) {
         bail!("--lambda {} / --holdout {}: give a weight from 0 to 1 and a share below 1", a.lambda, a.holdout);
     }
-    a.variant.load()?.with(Run(a))
+    let variant = a.variant.load()?;
+    let linear = base_params(a.base.as_deref().unwrap_or("preset"), variant)?;
+    variant.with(Run { args: a, linear, residual: a.base.is_some() })
 }

@@ -42,7 +42,7 @@ pub(crate) struct Evaluator {
 
 impl Evaluator {
     pub fn new<P: Position>(rules: P::Rules, params: &EvalParams, net: Option<&NetFile>) -> Evaluator {
-        let net = net.map(|n| NetEval { net: n.net.clone(), features: stackchess_nnue::Features::of::<P>(rules) });
+        let net = net.map(|n| NetEval::new::<P>(rules, n));
         Evaluator { linear: Evaluation::new::<P>(rules, params), net }
     }
 

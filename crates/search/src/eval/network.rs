@@ -1,18 +1,22 @@
 //! The neural evaluation in the search: the net, its inputs, and one accumulator a ply, each
 //! made from the nearest ancestor's by the pieces that changed between them (or afresh).
 
-use crate::eval::Eval;
+use crate::eval::{Eval, Evaluation};
+use crate::EvalParams;
 use stackchess_core::{CellSet, Color, Position, Role};
 use stackchess_nnue::{Accumulator, Features, Net, Pieces};
 use std::sync::Arc;
 
-/// A net as the search settings hold it: the file it came from and the net.
+/// A net as the search settings hold it: the file it came from, the net, and the linear
+/// evaluation a residual net's output is added to.
 #[derive(Clone)]
 pub struct NetFile {
     /// The path as given (records name it).
     pub path: String,
     /// The net.
     pub net: Arc<Net>,
+    /// A residual net's base: the parameters of the linear evaluation it corrects.
+    pub base: Option<Arc<EvalParams>>,
 }
 
 impl PartialEq for NetFile {
@@ -24,7 +28,8 @@ impl Eq for NetFile {}
 
 impl std::fmt::Debug for NetFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "NetFile({}, {} neurons, rules {})", self.path, self.net.hidden, self.net.rules_id)
+        let residual = if self.base.is_some() { ", residual" } else { "" };
+        write!(f, "NetFile({}, {} neurons, rules {}{residual})", self.path, self.net.hidden, self.net.rules_id)
     }
 }
 
@@ -36,10 +41,21 @@ fn start_pieces<P: Position>(rules: P::Rules) -> usize {
     pieces
 }
 
-/// The net of an engine and the numbering of its inputs.
+/// The net of an engine, the numbering of its inputs, and a residual net's base evaluation.
 pub(crate) struct NetEval {
     pub net: Arc<Net>,
     pub features: Features,
+    pub base: Option<Evaluation>,
+}
+
+impl NetEval {
+    pub fn new<P: Position>(rules: P::Rules, n: &NetFile) -> NetEval {
+        NetEval {
+            net: n.net.clone(),
+            features: Features::of::<P>(rules),
+            base: n.base.as_deref().map(|p| Evaluation::new::<P>(rules, p)),
+        }
+    }
 }
 
 /// One ply's accumulator and the pieces it was made for.
@@ -84,7 +100,10 @@ impl<C: CellSet> Stack<C> {
             };
             self.slots[ply] = Slot { acc, pieces, valid: true };
         }
-        let score = n.net.evaluate(&self.slots[ply].acc, pos.turn() == Color::White);
+        let mut score = n.net.evaluate(&self.slots[ply].acc, pos.turn() == Color::White);
+        if let Some(base) = &n.base {
+            score += base.eval(pos).score;
+        }
         Eval { score, pieces: officers(&pieces) }
     }
 }
@@ -105,7 +124,7 @@ impl NetFile {
     pub fn load<P: Position>(rules: P::Rules, path: &std::path::Path) -> Result<NetFile, stackchess_nnue::NetError> {
         use stackchess_core::Rules;
         let net = Net::read(path, rules.id(), P::LEVELS, start_pieces::<P>(rules))?;
-        Ok(NetFile { path: path.display().to_string(), net: Arc::new(net) })
+        NetFile::of(path.display().to_string(), net)
     }
 
     /// The net in `bytes` (a net file built into the program, named `name`: `builtin:malka`),
@@ -120,7 +139,29 @@ impl NetFile {
     ) -> Result<NetFile, stackchess_nnue::NetError> {
         use stackchess_core::Rules;
         let net = Net::for_rules(bytes, name, rules.id(), P::LEVELS, start_pieces::<P>(rules))?;
-        Ok(NetFile { path: name.to_owned(), net: Arc::new(net) })
+        NetFile::of(name.to_owned(), net)
+    }
+
+    /// The evaluation of `pos` for the side to move, made from scratch (a residual net's base
+    /// added): for tools and tests, not for a search loop.
+    #[must_use]
+    pub fn score<P: Position>(&self, rules: P::Rules, pos: &P) -> i32 {
+        let n = NetEval::new::<P>(rules, self);
+        Stack::new(&n, 1).eval(&n, pos, 0).score
+    }
+
+    /// The net read from `path`, its base (if any) parsed.
+    fn of(path: String, net: Net) -> Result<NetFile, stackchess_nnue::NetError> {
+        let base = if net.base.is_empty() {
+            None
+        } else {
+            let p = EvalParams::parse(&net.base).map_err(|e| stackchess_nnue::NetError::Format {
+                path: path.clone(),
+                message: format!("its base parameters: {e}"),
+            })?;
+            Some(Arc::new(p))
+        };
+        Ok(NetFile { path, net: Arc::new(net), base })
     }
 }
 

@@ -1,0 +1,64 @@
+//! `datagen`, `train` and `--eval net:` as a user runs them, for a plain net and a residual one
+//! (`--base`): the residual net file carries its base and plays; `train` prints the linear
+//! evaluation's held-out error beside the net's; a bad `--base` is refused naming it.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stackchess-cli-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `stackchess args`; returns (success, stdout, stderr).
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::cargo_bin("stackchess").unwrap().args(args).output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_residual_net_is_trained_carries_its_base_and_plays() {
+    let d = tmp("residual");
+    let data = d.join("fide.data");
+    let mut args: Vec<&str> =
+        "datagen -v fide --games 12 --nodes 150 --per-game 0 --label-nodes 0 --seed 4 -q --out".split(' ').collect();
+    args.push(s(&data));
+    let (ok, _, err) = run(&args);
+    assert!(ok, "{err}");
+    let train = |out: &Path, base: &[&str]| {
+        let mut args =
+            vec!["train", "-v", "fide", "--data", s(&data), "--out", s(out), "--hidden", "8", "--epochs", "2"];
+        args.extend_from_slice(base);
+        let (ok, stdout, err) = run(&args);
+        assert!(ok, "{err}");
+        let alone = stdout.lines().find(|l| l.starts_with("held out, the linear evaluation alone: ")).expect(&stdout);
+        (alone.to_owned(), stdout)
+    };
+    let (plain, residual) = (d.join("plain.nnue"), d.join("residual.nnue"));
+    let (alone_plain, _) = train(&plain, &[]);
+    let (alone_residual, stdout) = train(&residual, &["--base", "preset"]);
+    // The same held-out games, the same linear evaluation: the same error, printed for both.
+    assert_eq!(alone_plain, alone_residual, "{stdout}");
+    // The residual net's file holds the preset's parameter file; the plain one's does not.
+    let (p, r) = (std::fs::read(&plain).unwrap(), std::fs::read(&residual).unwrap());
+    let has = |b: &[u8]| b.windows(13).any(|w| w == b"value.pawn.mg");
+    assert!(!has(&p) && has(&r));
+    for net in [&plain, &residual] {
+        let (ok, stdout, err) = run(&["analyse", "-v", "fide", "--eval", &format!("net:{}", s(net)), "--nodes", "500"]);
+        assert!(ok && stdout.contains("bestmove"), "{stdout}{err}");
+    }
+    // A --base that is not a parameter file: refused, naming it, before anything is trained.
+    let bad = d.join("bad.params");
+    std::fs::write(&bad, "value.pawn = lots\n").unwrap();
+    let (ok, _, err) =
+        run(&["train", "-v", "fide", "--data", s(&data), "--out", s(&d.join("x.nnue")), "--base", s(&bad)]);
+    assert!(!ok && err.contains("--base") && err.contains("bad.params"), "{err}");
+    assert!(!d.join("x.nnue").exists());
+    std::fs::remove_dir_all(&d).unwrap();
+}
