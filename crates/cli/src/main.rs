@@ -1,5 +1,6 @@
 //! `stackchess`: the command-line tool. Thin glue: parse flags, pick the variant, call the libraries.
 
+#[cfg(feature = "analysis")]
 mod analysis_flags;
 mod cmd;
 mod common;

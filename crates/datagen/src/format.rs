@@ -285,6 +285,25 @@ impl DataReader {
         Ok(r)
     }
 
+    /// Every record of `files` for the rule set `rules_id`, in file order, a position (by hash)
+    /// kept only the first time it comes: what the fitter and the trainer read.
+    ///
+    /// # Errors
+    /// As [`DataReader::open_for`] and [`DataReader::next_record`].
+    pub fn read_files(files: &[std::path::PathBuf], rules_id: &str) -> Result<Vec<Record>, Error> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for f in files {
+            let mut r = DataReader::open_for(f, rules_id)?;
+            while let Some(rec) = r.next_record()? {
+                if seen.insert(rec.hash) {
+                    out.push(rec);
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The next committed record, `None` after the last.
     ///
     /// # Errors

@@ -53,6 +53,21 @@ pub struct Switches {
     /// Quiescence search: captures and promotions, all moves when in check. Without it, the
     /// horizon node returns the static evaluation.
     pub quiescence: bool,
+    /// The transposition table in the quiescence search: its cutoffs, its move first, its results
+    /// stored.
+    pub qs_tt: bool,
+    /// Whether the static score rose since the side's previous move ("improving") sets the
+    /// reverse-futility margin, the late-move pruning count and the reductions.
+    pub improving: bool,
+    /// Continuation history: quiet moves ordered (and reduced) by how they did after the
+    /// opponent's last move and the side's own previous one.
+    pub cont_history: bool,
+    /// Razoring: near the horizon, far below alpha, a quiescence search decides.
+    pub razoring: bool,
+    /// Moves that lose material by static exchange are pruned near the horizon.
+    pub see_pruning: bool,
+    /// Capture history: captures of equal victims ordered by how such captures did.
+    pub capture_history: bool,
 }
 
 /// A feature switch: its key (`search.<name>`), its short name in [`SearchConfig::describe`],
@@ -69,16 +84,22 @@ pub struct Switch {
     pub get: fn(&SearchConfig) -> bool,
     /// The field, to change it.
     pub get_mut: fn(&mut SearchConfig) -> &mut bool,
+    /// Whether the full engine ([`SearchConfig::full`]) has it on.
+    pub in_full: bool,
 }
 
 macro_rules! switch {
     ($field:ident, $short:literal, $doc:literal) => {
+        switch!($field, $short, $doc, true)
+    };
+    ($field:ident, $short:literal, $doc:literal, $in_full:literal) => {
         Switch {
             name: stringify!($field),
             short: $short,
             doc: $doc,
             get: |c| c.switches.$field,
             get_mut: |c| &mut c.switches.$field,
+            in_full: $in_full,
         }
     };
 }
@@ -86,7 +107,7 @@ macro_rules! switch {
 impl SearchConfig {
     /// Every feature switch, in the order [`SearchConfig::describe`] lists them: the one table
     /// that setting, describing and listing the switches read.
-    pub const SWITCHES: [Switch; 11] = [
+    pub const SWITCHES: [Switch; 17] = [
         switch!(pvs, "pvs", "principal variation search"),
         switch!(aspiration, "asp", "aspiration windows from depth 4"),
         switch!(null_move, "nmp", "null-move pruning"),
@@ -98,6 +119,12 @@ impl SearchConfig {
         switch!(futility, "futility", "futility and late-move pruning of quiet moves"),
         switch!(see, "see", "static exchange evaluation of captures"),
         switch!(quiescence, "qs", "quiescence search at the horizon"),
+        switch!(qs_tt, "qstt", "transposition table in the quiescence search"),
+        switch!(improving, "improving", "margins and reductions by whether the static score rose", false),
+        switch!(cont_history, "conthist", "continuation history in ordering and reductions"),
+        switch!(razoring, "razor", "razoring near the horizon", false),
+        switch!(see_pruning, "seeprune", "pruning of moves that lose material by SEE near the horizon"),
+        switch!(capture_history, "capthist", "capture history in the order of captures", false),
     ];
 
     /// The full engine with the evaluation `eval`, with a 16 MiB table.
@@ -106,7 +133,7 @@ impl SearchConfig {
         let mut c = SearchConfig::plain(eval);
         c.hash_mb = 16;
         for s in Self::SWITCHES {
-            *(s.get_mut)(&mut c) = true;
+            *(s.get_mut)(&mut c) = s.in_full;
         }
         c
     }
@@ -132,6 +159,12 @@ impl SearchConfig {
                 futility: false,
                 see: false,
                 quiescence: true,
+                qs_tt: false,
+                improving: false,
+                cont_history: false,
+                razoring: false,
+                see_pruning: false,
+                capture_history: false,
             },
             margins: Margins::default(),
             eval,
@@ -259,13 +292,15 @@ mod tests {
         let mut c = SearchConfig::default();
         assert!(c
             .describe()
-            .starts_with("hash=16 features=pvs,asp,nmp,lmr,killers,history,checkext,rfp,futility,see,qs eval: "));
+            .starts_with("hash=16 features=pvs,asp,nmp,lmr,killers,history,checkext,rfp,futility,see,qs,qstt,conthist,seeprune eval: "));
         c.set_pair("search.lmr=false").unwrap();
         c.set_pair("search.see=off").unwrap();
         c.set_pair("search.hash=3").unwrap();
         c.set_pair("value.queen=500").unwrap();
         assert!(!c.switches.lmr && !c.switches.see && c.hash_mb == 3 && c.eval.mg[crate::term::VALUE + 4] == 500);
-        assert!(c.describe().contains("features=pvs,asp,nmp,killers,history,checkext,rfp,futility,qs"));
+        assert!(c
+            .describe()
+            .contains("features=pvs,asp,nmp,killers,history,checkext,rfp,futility,qs,qstt,conthist,seeprune"));
         let e = c.set("search.nope", "true").unwrap_err().to_string();
         assert!(e.contains("search.lmr") && e.contains("search.see"), "{e}");
         assert!(c.set("search.pvs", "maybe").is_err());
@@ -275,8 +310,12 @@ mod tests {
 
     #[test]
     fn every_switch_is_its_own_field() {
+        let mut all_on = SearchConfig::default();
         for s in SearchConfig::SWITCHES {
-            let mut c = SearchConfig::default();
+            *(s.get_mut)(&mut all_on) = true;
+        }
+        for s in SearchConfig::SWITCHES {
+            let mut c = all_on.clone();
             c.set(&format!("search.{}", s.name), "false").unwrap();
             let off: Vec<&str> = SearchConfig::SWITCHES.iter().filter(|t| !(t.get)(&c)).map(|t| t.name).collect();
             assert_eq!(off, [s.name]);

@@ -39,9 +39,10 @@ impl<P: Position> Engine<P> {
                 lmr[d * 64 + m] = r;
             }
         }
+        let cont = config.switches.cont_history;
         Engine {
             shared: Shared { tt: Tt::new(config.hash_mb), evaluator, lmr, cells, draws: rules.draws(), config },
-            main: Worker::new(cells),
+            main: Worker::new(cells, cont),
             helpers: Vec::new(),
             _p: PhantomData,
         }
@@ -57,8 +58,8 @@ impl<P: Position> Engine<P> {
     /// same position at staggered depths and share the transposition table (Lazy SMP). With one
     /// thread the search is deterministic under depth and node limits; with more it is not.
     pub fn set_threads(&mut self, n: usize) {
-        let cells = self.shared.cells;
-        self.helpers.resize_with(n.max(1) - 1, || Worker::new(cells));
+        let (cells, cont) = (self.shared.cells, self.shared.config.switches.cont_history);
+        self.helpers.resize_with(n.max(1) - 1, || Worker::new(cells, cont));
     }
 
     /// The number of search threads.

@@ -22,7 +22,7 @@ const fn m(name: &'static str, default: i32, range: (i32, i32), doc: &'static st
 }
 
 /// Every tunable constant, in the order of [`Margins`]' values.
-pub const MARGINS: [Margin; 19] = [
+pub const MARGINS: [Margin; 29] = [
     m("rfp_margin", 100, (10, 400), "reverse futility: centipawns a depth above beta that return the static score"),
     m("rfp_depth", 3, (1, 10), "reverse futility: the deepest depth it applies at"),
     m(
@@ -47,6 +47,21 @@ pub const MARGINS: [Margin; 19] = [
     m("lmr_depth", 3, (1, 8), "late move reductions: the shallowest depth"),
     m("lmr_moves", 3, (1, 12), "late move reductions: moves searched before the first reduced one"),
     m("iir_depth", 4, (2, 12), "internal iterative reduction: the shallowest depth"),
+    m("razor_margin", 250, (50, 1000), "razoring: centipawns a depth below alpha that hand the node to quiescence"),
+    m("razor_depth", 2, (1, 6), "razoring: the deepest depth it applies at"),
+    m("see_quiet_margin", 60, (0, 500), "SEE pruning: centipawns a depth a quiet move may lose"),
+    m("see_capture_margin", 20, (0, 300), "SEE pruning: centipawns a depth squared a capture may lose"),
+    m("see_depth", 6, (1, 12), "SEE pruning: the deepest depth it applies at"),
+    m("cont_weight", 100, (0, 400), "continuation history: its weight in ordering and reductions, in hundredths"),
+    m("lmp_falling", 50, (10, 100), "improving: late-move pruning's count where the static score fell, in percent"),
+    m("lmr_falling", 1, (0, 3), "improving: plies more reduction where the static score fell"),
+    m("capture_weight", 100, (0, 400), "capture history: its weight in the captures' order, in hundredths"),
+    m(
+        "history_prune",
+        0,
+        (0, 8000),
+        "history pruning: quiet moves whose history is below minus this a depth, near the horizon (0: off)",
+    ),
 ];
 
 /// The constants' values, in [`MARGINS`] order.
@@ -81,6 +96,16 @@ pub mod at {
     pub const LMR_DEPTH: usize = 16;
     pub const LMR_MOVES: usize = 17;
     pub const IIR_DEPTH: usize = 18;
+    pub const RAZOR_MARGIN: usize = 19;
+    pub const RAZOR_DEPTH: usize = 20;
+    pub const SEE_QUIET_MARGIN: usize = 21;
+    pub const SEE_CAPTURE_MARGIN: usize = 22;
+    pub const SEE_DEPTH: usize = 23;
+    pub const CONT_WEIGHT: usize = 24;
+    pub const LMP_FALLING: usize = 25;
+    pub const LMR_FALLING: usize = 26;
+    pub const CAPTURE_WEIGHT: usize = 27;
+    pub const HISTORY_PRUNE: usize = 28;
 }
 
 impl Margins {
@@ -148,6 +173,16 @@ mod tests {
             (at::LMR_DEPTH, "lmr_depth"),
             (at::LMR_MOVES, "lmr_moves"),
             (at::IIR_DEPTH, "iir_depth"),
+            (at::RAZOR_MARGIN, "razor_margin"),
+            (at::RAZOR_DEPTH, "razor_depth"),
+            (at::SEE_QUIET_MARGIN, "see_quiet_margin"),
+            (at::SEE_CAPTURE_MARGIN, "see_capture_margin"),
+            (at::SEE_DEPTH, "see_depth"),
+            (at::CONT_WEIGHT, "cont_weight"),
+            (at::LMP_FALLING, "lmp_falling"),
+            (at::LMR_FALLING, "lmr_falling"),
+            (at::CAPTURE_WEIGHT, "capture_weight"),
+            (at::HISTORY_PRUNE, "history_prune"),
         ];
         for (i, name) in names {
             assert_eq!(MARGINS[i].name, name);

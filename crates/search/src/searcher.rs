@@ -7,7 +7,7 @@ use crate::limits::TimeBounds;
 use crate::score::{INF, MATE, MATE_BOUND};
 use crate::see::see;
 use crate::state::{Request, Shared, Worker, MAX_PLY};
-use crate::tt::Bound;
+use crate::tt::{Bound, Hit};
 use crate::{margin, Limits, Report, Score, SearchConfig, Switches};
 use stackchess_core::{Move, MoveList, Position, Role, StalemateValue};
 use std::marker::PhantomData;
@@ -41,6 +41,8 @@ impl Features {
                 lmr: s.lmr && prune,
                 rfp: s.rfp && prune,
                 futility: s.futility && prune,
+                razoring: s.razoring && prune,
+                see_pruning: s.see_pruning && prune,
                 ..s
             },
             exact: mate_search,
@@ -96,7 +98,27 @@ pub(crate) struct Searcher<'a, P: Position> {
     restricted: bool,
     /// With a net: one accumulator a ply.
     nn: Option<Stack<P::Cells>>,
+    /// Per ply: its static score and the move played from it.
+    frames: Vec<Frame>,
     _p: PhantomData<fn(&P)>,
+}
+
+/// What the search keeps of a ply on its path.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The static score ([`NONE`] in check or not evaluated).
+    eval: i32,
+    /// The move played from it as role · cells + target ([`NO_MOVE`] for a null move or none).
+    moved: usize,
+}
+
+/// No static score.
+const NONE: i32 = i32::MIN;
+/// No move.
+const NO_MOVE: usize = usize::MAX;
+
+impl Frame {
+    const EMPTY: Frame = Frame { eval: NONE, moved: NO_MOVE };
 }
 
 impl<'a, P: Position> Searcher<'a, P> {
@@ -134,6 +156,7 @@ impl<'a, P: Position> Searcher<'a, P> {
             root_depth: 0,
             restricted: false,
             nn: sh.evaluator.net.as_ref().map(|n| Stack::new(n, MAX_PLY + 1)),
+            frames: vec![Frame::EMPTY; MAX_PLY + 2],
             _p: PhantomData,
         }
     }
@@ -276,6 +299,41 @@ impl<P: Position> Searcher<'_, P> {
         (pos.turn().index() * self.sh.cells + m.from().index()) * self.sh.cells + m.to().index()
     }
 
+    /// The move as continuation history numbers it: the moving piece's role · cells + target.
+    fn piece_to(&self, pos: &P, m: Move) -> usize {
+        pos.piece_at(m.from()).map_or(0, |p| p.role.index()) * self.sh.cells + m.to().index()
+    }
+
+    /// The continuation-history slots of a quiet move `cur` at `ply` (after the moves one and two
+    /// plies back, where there were such moves).
+    fn cont_slots(&self, pos: &P, cur: usize, ply: usize) -> [Option<usize>; 2] {
+        let stm = pos.turn().index();
+        let mut out = [None; 2];
+        if !self.f.on.cont_history {
+            return out;
+        }
+        for (k, slot) in out.iter_mut().enumerate() {
+            if ply > k {
+                let prev = self.frames[ply - 1 - k].moved;
+                if prev != NO_MOVE {
+                    *slot = Some(self.w.cont_index(k, stm, prev, cur));
+                }
+            }
+        }
+        out
+    }
+
+    /// A quiet move's history: the butterfly table's, plus the continuation history's weighted.
+    fn quiet_history(&self, pos: &P, m: Move, ply: usize) -> i32 {
+        let h = self.w.history[self.history_index(pos, m)];
+        if !self.f.on.cont_history {
+            return h;
+        }
+        let cont: i32 =
+            self.cont_slots(pos, self.piece_to(pos, m), ply).iter().flatten().map(|&i| i32::from(self.w.cont[i])).sum();
+        h + cont * self.margin(margin::CONT_WEIGHT) / 100
+    }
+
     /// Gives ordering scores to the moves from `base` on.
     fn score_moves(&mut self, pos: &P, base: usize, tt_move: Option<Move>, ply: usize) {
         let killers = if self.f.on.killers { self.w.killers[ply] } else { [None; 2] };
@@ -287,17 +345,41 @@ impl<P: Position> Searcher<'_, P> {
             let s = if Some(m) == tt_move {
                 1 << 30
             } else if let Some(v) = gain {
-                (1 << 28) + v * 64 - self.attacker_value(pos, m) / 16
+                (1 << 28) + v * 64 - self.attacker_value(pos, m) / 16 + self.capture_history(pos, m)
             } else if killers[0] == Some(m) {
                 (1 << 27) + 1
             } else if killers[1] == Some(m) {
                 1 << 27
             } else if use_history {
-                self.w.history[self.history_index(pos, m)]
+                self.quiet_history(pos, m, ply)
             } else {
                 0
             };
             self.moves[i].score = s;
+        }
+    }
+
+    /// The capture history's slot of a capture (`None` for a move that captures nothing or with
+    /// the switch off).
+    fn capt_slot(&self, pos: &P, m: Move) -> Option<usize> {
+        if !self.f.on.capture_history {
+            return None;
+        }
+        let victim = pos.captured(m)?;
+        Some(self.w.capt_index(pos.turn().index(), self.piece_to(pos, m), victim.index()))
+    }
+
+    /// A capture's ordering bonus from its history, weighted (0 without it).
+    fn capture_history(&self, pos: &P, m: Move) -> i32 {
+        self.capt_slot(pos, m).map_or(0, |i| i32::from(self.w.capt[i]) * self.margin(margin::CAPTURE_WEIGHT) / 400)
+    }
+
+    /// Adds `bonus` (a malus when negative) to a capture's history, with the history's gravity.
+    fn reward_capture(&mut self, pos: &P, m: Move, bonus: i32) {
+        if let Some(i) = self.capt_slot(pos, m) {
+            let h = i32::from(self.w.capt[i]);
+            let v = h + bonus - h * bonus.abs() / 16_384;
+            self.w.capt[i] = i16::try_from(v.clamp(-16_384, 16_384)).unwrap_or(0);
         }
     }
 
@@ -547,9 +629,11 @@ impl<P: Position> Searcher<'_, P> {
             self.enter(0);
             self.eval(pos, 0);
         }
+        self.frames[0].eval = if pos.is_check() || !self.f.on.improving { NONE } else { self.eval(pos, 0).score };
         let mut best = -INF;
         for i in first..self.root_moves.len() {
             let m = self.root_moves[i];
+            self.frames[0].moved = self.piece_to(pos, m);
             let mut next = pos.clone();
             next.play_unchecked(m);
             let ext = i32::from(self.f.on.check_extension && next.is_check());
@@ -628,14 +712,8 @@ impl<P: Position> Searcher<'_, P> {
         let hit = self.sh.tt.probe(key);
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && (h.exact || !self.f.exact) {
-                let s = from_tt(h.score, ply);
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+            if !pv_node && h.depth >= depth {
+                if let Some(s) = self.tt_cutoff(&h, alpha, beta, ply) {
                     return s;
                 }
             }
@@ -643,15 +721,36 @@ impl<P: Position> Searcher<'_, P> {
         let cfg_rfp = self.f.on.rfp;
         let ev = if in_check { None } else { Some(self.eval(pos, ply)) };
         let static_eval = ev.map_or(-INF, |e| e.score);
+        self.frames[ply].eval = ev.map_or(NONE, |e| e.score);
+        // Improving: the static score is above the one of the side's previous move (or that one
+        // is unknown); never in check.
+        let improving = !self.f.on.improving
+            || (!in_check && (ply < 2 || self.frames[ply - 2].eval == NONE || static_eval > self.frames[ply - 2].eval));
         if let Some(ev) = ev {
-            // Reverse futility: far above beta near the horizon.
+            // Reverse futility: far above beta near the horizon (a ply less of margin when improving).
+            let rfp_depth = if self.f.on.improving && improving { depth - 1 } else { depth };
             if cfg_rfp
                 && !pv_node
                 && depth <= self.margin(margin::RFP_DEPTH)
                 && beta.abs() < MATE_BOUND
-                && ev.score - self.margin(margin::RFP_MARGIN) * depth >= beta
+                && ev.score - self.margin(margin::RFP_MARGIN) * rfp_depth >= beta
             {
                 return ev.score;
+            }
+            // Razoring: far below alpha near the horizon, the quiescence search decides.
+            if self.f.on.razoring
+                && !pv_node
+                && depth <= self.margin(margin::RAZOR_DEPTH)
+                && alpha.abs() < MATE_BOUND
+                && ev.score + self.margin(margin::RAZOR_MARGIN) * depth <= alpha
+            {
+                let v = self.qsearch(pos, alpha, alpha + 1, ply);
+                if self.aborted {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
             }
             // Null move, guarded against zugzwang: only with a piece besides pawns and king.
             if self.f.on.null_move
@@ -665,6 +764,7 @@ impl<P: Position> Searcher<'_, P> {
                 let r = self.margin(margin::NMP_BASE) + depth / self.margin(margin::NMP_DIVISOR);
                 let mut next = pos.clone();
                 next.play_null();
+                self.frames[ply].moved = NO_MOVE;
                 let saved = self.barrier;
                 self.path.push(next.hash());
                 self.barrier = self.path.len() - 1;
@@ -698,6 +798,8 @@ impl<P: Position> Searcher<'_, P> {
         let mut searched = 0;
         let mut quiets: [Option<Move>; 32] = [None; 32];
         let mut nquiets = 0;
+        let mut captures: [Option<Move>; 16] = [None; 16];
+        let mut ncaptures = 0;
         let futile = self.f.on.futility
             && !pv_node
             && !in_check
@@ -706,10 +808,14 @@ impl<P: Position> Searcher<'_, P> {
             && static_eval + self.margin(margin::FUTILITY_MARGIN) * depth <= alpha;
         let lmp_limit = if self.f.on.futility && !pv_node && !in_check && depth <= self.margin(margin::LMP_DEPTH) {
             let base = self.margin(margin::LMP_BASE);
-            usize::try_from(base + self.margin(margin::LMP_SCALE) * depth * depth).unwrap_or(usize::MAX)
+            let limit = base + self.margin(margin::LMP_SCALE) * depth * depth;
+            // Fewer when the static score is falling.
+            let limit = if improving { limit } else { (limit * self.margin(margin::LMP_FALLING) + 99) / 100 };
+            usize::try_from(limit).unwrap_or(usize::MAX)
         } else {
             usize::MAX
         };
+        let see_prune = self.f.on.see_pruning && ply > 0 && !in_check && depth <= self.margin(margin::SEE_DEPTH);
         for i in 0..n {
             let Scored { m, gain, .. } = self.pick_main(pos, base + i, tt_move);
             let quiet = gain == QUIET;
@@ -719,6 +825,23 @@ impl<P: Position> Searcher<'_, P> {
             if quiet && !gives_check && searched > 0 && best > -MATE_BOUND && (futile || i >= lmp_limit) {
                 continue;
             }
+            if see_prune && searched > 0 && best > -MATE_BOUND && self.see_prunes(pos, m, gain, gives_check, depth) {
+                continue;
+            }
+            let hp = self.margin(margin::HISTORY_PRUNE);
+            if hp > 0
+                && quiet
+                && !gives_check
+                && !pv_node
+                && !in_check
+                && searched > 0
+                && best > -MATE_BOUND
+                && depth <= self.margin(margin::LMP_DEPTH)
+                && self.quiet_history(pos, m, ply) < -hp * depth
+            {
+                continue;
+            }
+            self.frames[ply].moved = self.piece_to(pos, m);
             let is_killer = self.w.killers[ply].contains(&Some(m));
             let ext = i32::from(self.f.on.check_extension && gives_check && p < 2 * self.root_depth);
             let new_depth = depth - 1 + ext;
@@ -741,8 +864,11 @@ impl<P: Position> Searcher<'_, P> {
                     if pv_node {
                         r -= 1;
                     }
+                    if !improving {
+                        r += self.margin(margin::LMR_FALLING);
+                    }
                     if self.f.on.history {
-                        r -= self.w.history[self.history_index(pos, m)] / self.margin(margin::LMR_HISTORY);
+                        r -= self.quiet_history(pos, m, ply) / self.margin(margin::LMR_HISTORY);
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
@@ -779,6 +905,15 @@ impl<P: Position> Searcher<'_, P> {
                         if quiet {
                             self.reward(pos, m, &quiets[..nquiets], depth, ply);
                         }
+                        if self.f.on.capture_history {
+                            let bonus = (depth * depth).min(400);
+                            if gain != QUIET {
+                                self.reward_capture(pos, m, bonus);
+                            }
+                            for c in captures[..ncaptures].iter().flatten() {
+                                self.reward_capture(pos, *c, -bonus);
+                            }
+                        }
                         break;
                     }
                 }
@@ -786,6 +921,9 @@ impl<P: Position> Searcher<'_, P> {
             if quiet && nquiets < quiets.len() {
                 quiets[nquiets] = Some(m);
                 nquiets += 1;
+            } else if !quiet && ncaptures < captures.len() {
+                captures[ncaptures] = Some(m);
+                ncaptures += 1;
             }
         }
         self.moves.truncate(base);
@@ -816,13 +954,61 @@ impl<P: Position> Searcher<'_, P> {
                 let h = &mut self.w.history[j];
                 *h -= bonus + *h * bonus / 16_384;
             }
+            if self.f.on.cont_history {
+                self.reward_cont(pos, m, bonus, ply);
+                for q in tried.iter().flatten() {
+                    self.reward_cont(pos, *q, -bonus, ply);
+                }
+            }
         }
+    }
+
+    /// Adds `bonus` (a malus when negative) to a quiet move's continuation history, with the
+    /// history's gravity (entries stay within ±16,384).
+    fn reward_cont(&mut self, pos: &P, m: Move, bonus: i32, ply: usize) {
+        for i in self.cont_slots(pos, self.piece_to(pos, m), ply).into_iter().flatten() {
+            let h = i32::from(self.w.cont[i]);
+            let v = h + bonus - h * bonus.abs() / 16_384;
+            self.w.cont[i] = i16::try_from(v.clamp(-16_384, 16_384)).unwrap_or(0);
+        }
+    }
+
+    /// SEE pruning near the horizon: a quiet move that loses more than `see_quiet_margin` a
+    /// depth, or a capture more than `see_capture_margin` a depth squared.
+    fn see_prunes(&self, pos: &P, m: Move, gain: i32, gives_check: bool, depth: i32) -> bool {
+        let threshold = if gain == QUIET {
+            if gives_check {
+                return false;
+            }
+            -self.margin(margin::SEE_QUIET_MARGIN) * depth
+        } else {
+            if m.promotion().is_some() || self.attacker_value(pos, m) <= gain {
+                return false;
+            }
+            -self.margin(margin::SEE_CAPTURE_MARGIN) * depth * depth
+        };
+        see(pos, m, |r| self.sh.evaluator.value(r), KING_VALUE) < threshold
     }
 
     /// The quiescence search of `pos` with an open window, `None` if it was stopped.
     pub(crate) fn quiesce(&mut self, pos: &P) -> Option<i32> {
         let s = self.qsearch(pos, -INF, INF, 0);
         (!self.aborted).then_some(s)
+    }
+
+    /// The score a table entry settles the node with, if its bound does (an entry of an unsound
+    /// pruning never settles an exact search).
+    fn tt_cutoff(&self, h: &Hit, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        if !h.exact && self.f.exact {
+            return None;
+        }
+        let s = from_tt(h.score, ply);
+        let cut = match h.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        cut.then_some(s)
     }
 
     /// Quiescence: stand pat, then captures and promotions; every move when in check.
@@ -836,6 +1022,20 @@ impl<P: Position> Searcher<'_, P> {
         if ply >= MAX_PLY - 1 || !self.f.on.quiescence {
             return self.eval(pos, ply).score;
         }
+        let key = pos.hash();
+        let mut tt_move = None;
+        if self.f.on.qs_tt {
+            if let Some(h) = self.sh.tt.probe(key) {
+                tt_move = h.mv;
+                if beta - alpha == 1 {
+                    if let Some(s) = self.tt_cutoff(&h, alpha, beta, ply) {
+                        return s;
+                    }
+                }
+            }
+        }
+        let alpha_orig = alpha;
+        let mut best_move = None;
         let in_check = pos.is_check();
         let mut best = -INF;
         let mut stand = -INF;
@@ -868,7 +1068,8 @@ impl<P: Position> Searcher<'_, P> {
             if !in_check && gain.is_none_or(|g| stand + g + delta <= alpha && m.promotion().is_none()) {
                 continue;
             }
-            let s = gain.unwrap_or(-1) * 64 - self.attacker_value(pos, m) / 16;
+            let s =
+                if Some(m) == tt_move { 1 << 30 } else { gain.unwrap_or(-1) * 64 - self.attacker_value(pos, m) / 16 };
             self.moves[k] = Scored { m, score: s, gain: gain.unwrap_or(QUIET) };
             k += 1;
         }
@@ -889,6 +1090,7 @@ impl<P: Position> Searcher<'_, P> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     self.update_pv(ply, m);
                     if score >= beta {
                         break;
@@ -897,6 +1099,16 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         self.moves.truncate(base);
+        if self.f.on.qs_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.sh.tt.store(key, best_move, to_tt(best, ply), 0, bound, self.f.exact);
+        }
         best
     }
 }

@@ -24,20 +24,52 @@ pub(crate) struct Shared {
     pub draws: DrawRules,
 }
 
-/// What each search thread keeps to itself, and keeps between searches: killers and history.
+/// What each search thread keeps to itself, and keeps between searches: killers, history and
+/// continuation history.
 pub(crate) struct Worker {
     pub killers: Vec<[Option<Move>; 2]>,
     pub history: Vec<i32>,
+    /// Continuation history (empty when the switch is off): for the move one and two plies back
+    /// (`k` 0 and 1) and the side to move, by that move's (role, target) and this move's, as
+    /// [`Worker::cont_index`] numbers them.
+    pub cont: Vec<i16>,
+    /// Capture history: by the side to move, the capture's (role, target) and the captured role.
+    pub capt: Vec<i16>,
+    /// Roles times cells: the number of (role, target) pairs.
+    pieces: usize,
 }
 
 impl Worker {
-    pub(crate) fn new(cells: usize) -> Worker {
-        Worker { killers: vec![[None; 2]; MAX_PLY + 2], history: vec![0; 2 * cells * cells] }
+    pub(crate) fn new(cells: usize, cont: bool) -> Worker {
+        let pieces = 6 * cells;
+        Worker {
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * cells * cells],
+            cont: if cont { vec![0; 4 * pieces * pieces] } else { Vec::new() },
+            capt: vec![0; 2 * pieces * 6],
+            pieces,
+        }
+    }
+
+    /// The continuation-history slot of a move `cur` (role · cells + target) of side `stm`
+    /// after the move `prev` of `k + 1` plies back.
+    #[inline]
+    pub(crate) fn cont_index(&self, k: usize, stm: usize, prev: usize, cur: usize) -> usize {
+        ((k * 2 + stm) * self.pieces + prev) * self.pieces + cur
+    }
+
+    /// The capture-history slot of a capture `cur` (role · cells + target) of side `stm`
+    /// taking a piece of role `victim`.
+    #[inline]
+    pub(crate) fn capt_index(&self, stm: usize, cur: usize, victim: usize) -> usize {
+        (stm * self.pieces + cur) * 6 + victim
     }
 
     pub(crate) fn clear(&mut self) {
+        self.capt.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.cont.iter_mut().for_each(|h| *h = 0);
     }
 }
 

@@ -135,7 +135,9 @@ impl Tt {
         if let Some(j) = old.iter().position(|e| e.key == key) {
             // Same position: keep a deeper exact result from this search, and keep its move.
             let o = old[j];
-            if o.generation() == g && o.depth() > depth + 2 && bound != Bound::Exact {
+            // (A quiescence result, of depth 0, never replaces a deeper one of this search.)
+            let deeper = (o.depth() > depth + 2 && bound != Bound::Exact) || (depth == 0 && o.depth() > 0);
+            if o.generation() == g && deeper {
                 return;
             }
             b[j].save(entry(if m == 0 { o.data & 0xff_ffff } else { m }));

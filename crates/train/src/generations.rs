@@ -5,7 +5,7 @@
 //! `gen-G/gate/` (the match's run directory), and `best.nnue` once a net has won. Every step
 //! resumes: the data run and the match from their files, a trained net is not trained again.
 
-use crate::{samples_of, train, Options, TrainError};
+use crate::{prepare, train, Options, Prepared, Split, TrainError};
 use stackchess_core::{Position, Rules, SplitMix64};
 use stackchess_datagen::{generate, DataReader, Labels};
 use stackchess_nnue::Features;
@@ -199,30 +199,21 @@ fn train_on<P: Position>(
     halt: &AtomicBool,
     hook: &mut dyn Hook,
 ) -> Result<f64, GenerationError> {
-    let features = Features::of::<P>(rules);
-    let mut records = Vec::new();
-    let mut hashes = std::collections::HashSet::new();
-    for f in files {
-        let mut r = DataReader::open_for(f, rules.id())?;
-        while let Some(rec) = r.next_record()? {
-            if hashes.insert(rec.hash) {
-                records.push(rec);
-            }
-        }
-    }
-    let base = linear.map(|p| crate::base_scores::<P>(rules, p, &records)).transpose()?;
-    let all = samples_of(&features, &records, settings.labels, base.as_deref());
-    let seed = settings.train.seed;
-    let held_out = |i: usize| {
-        let u = SplitMix64::for_item(seed ^ 0x40DE, all.game[i]).next_u64() >> 11;
-        (u as f64 / (1u64 << 53) as f64) < settings.holdout
+    let prior = linear.cloned().unwrap_or_default();
+    let split = Split {
+        labels: settings.labels,
+        holdout: settings.holdout,
+        seed: settings.train.seed,
+        linear: &prior,
+        residual: linear.is_some(),
     };
-    let (tr, ho) = (all.filter(|i| !held_out(i)), all.filter(held_out));
-    let t = train(features.inputs(), &tr, &ho, &settings.train, halt, &mut Epochs(hook))?;
+    let Prepared { positions, train: tr, holdout: ho, .. } = prepare::<P>(rules, files, &split)?;
+    let inputs = Features::of::<P>(rules).inputs();
+    let t = train(inputs, &tr, &ho, &settings.train, halt, &mut Epochs(hook))?;
     if halt.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(GenerationError::Interrupted(0));
     }
-    let about = format!("command: {command}; {} positions ({} held out)", all.len(), ho.len());
+    let about = format!("command: {command}; {positions} positions ({} held out)", ho.len());
     let mut net = t.net.quantise(rules.id(), P::LEVELS, &about);
     net.base = linear.map(stackchess_search::EvalParams::to_file).unwrap_or_default();
     net.write(path)?;

@@ -11,8 +11,8 @@ pub mod generations;
 mod samples;
 mod trainer;
 
-pub use samples::{base_scores, samples_of, Samples};
-pub use trainer::{base_mse, mse, train, Epoch, Hook, NoHook, Options, Trained};
+pub use samples::{base_scores, prepare, samples_of, Prepared, Samples, Split};
+pub use trainer::{base_mse, mse, train, Epoch, Expansion, Hook, NoHook, Options, Trained};
 
 /// Why training failed.
 #[derive(Debug, thiserror::Error)]

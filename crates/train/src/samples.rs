@@ -137,3 +137,60 @@ pub fn base_scores<P: Position>(
         })
         .collect()
 }
+
+/// Data made ready for training: the samples split by game, and what the net has to beat.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// Positions read (each once).
+    pub positions: usize,
+    /// The samples trained on.
+    pub train: Samples,
+    /// The samples of the held-out games.
+    pub holdout: Samples,
+    /// The held-out error of the linear evaluation alone: the figure a net has to beat.
+    pub linear_alone: f64,
+}
+
+/// How [`prepare`] splits and labels the data.
+#[derive(Clone, Debug)]
+pub struct Split<'a> {
+    /// The targets.
+    pub labels: Labels,
+    /// Share of games held out.
+    pub holdout: f64,
+    /// Seed of the split.
+    pub seed: u64,
+    /// The linear evaluation the net is measured against.
+    pub linear: &'a EvalParams,
+    /// Whether the net is a residual of it (its samples then carry its scores as their base).
+    pub residual: bool,
+}
+
+/// Reads the data `files` of `rules` (each position once) and makes the samples: a share of the
+/// games held out (by game, from the seed), each sample labelled, with the linear evaluation's
+/// score as its base for a residual net.
+///
+/// # Errors
+/// A data file that cannot be read, is damaged or is of another rule set; a position the rules
+/// refuse.
+pub fn prepare<P: Position>(
+    rules: P::Rules,
+    files: &[std::path::PathBuf],
+    s: &Split<'_>,
+) -> Result<Prepared, TrainError> {
+    use stackchess_core::Rules;
+    let records = stackchess_datagen::DataReader::read_files(files, rules.id())?;
+    let features = Features::of::<P>(rules);
+    let linear = base_scores::<P>(rules, s.linear, &records)?;
+    let all = samples_of(&features, &records, s.labels, Some(&linear));
+    let held_out = |i: usize| {
+        let u = stackchess_core::SplitMix64::for_item(s.seed ^ 0x40DE, all.game[i]).next_u64() >> 11;
+        (u as f64 / (1u64 << 53) as f64) < s.holdout
+    };
+    let (mut train, mut holdout) = (all.filter(|i| !held_out(i)), all.filter(held_out));
+    let linear_alone = crate::base_mse(&holdout);
+    if !s.residual {
+        (train, holdout) = (train.without_base(), holdout.without_base());
+    }
+    Ok(Prepared { positions: all.len(), train, holdout, linear_alone })
+}

@@ -27,11 +27,79 @@ pub struct Options {
     pub seed: u64,
     /// Worker threads (0: every core).
     pub threads: usize,
+    /// Train with shared inputs ([`Factors`]) on a board of this many levels (0: none).
+    pub factor_levels: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { hidden: 64, epochs: 12, batch: 16_384, lr: 0.001, seed: 1, threads: 0 }
+        Options { hidden: 64, epochs: 12, batch: 16_384, lr: 0.001, seed: 1, threads: 0, factor_levels: 0 }
+    }
+}
+
+/// Shared ("virtual") inputs that training adds to every real one, so that what many inputs have
+/// in common is learnt from all their samples: the same piece on the same square of any level,
+/// the piece anywhere (its material), and the piece anywhere on a level. A real input's row is
+/// trained as the sum of its own and its shared rows, and the sum is what the net keeps
+/// ([`Expansion::fold`]): the shared inputs cost nothing in the search.
+#[derive(Clone, Debug)]
+pub struct Expansion {
+    /// Real inputs.
+    inputs: usize,
+    /// Rows a real input is trained as.
+    per: usize,
+    /// `inputs × per`: the rows of each real input, its own first.
+    rows: Vec<u32>,
+}
+
+impl Expansion {
+    /// Each input trained as itself alone.
+    #[must_use]
+    pub fn none(inputs: usize) -> Expansion {
+        Expansion { inputs, per: 1, rows: (0..inputs as u32).collect() }
+    }
+
+    /// The shared inputs of a board of `levels` levels (inputs numbered as
+    /// [`stackchess_nnue::Features`] numbers them: `(side · 6 + role) · cells + cell`).
+    #[must_use]
+    pub fn factors(levels: usize) -> Expansion {
+        let cells = 64 * levels;
+        let inputs = 12 * cells;
+        let (planar, material, level) = (inputs, inputs + 12 * 64, inputs + 12 * 64 + 12);
+        let mut rows = Vec::with_capacity(inputs * 4);
+        for f in 0..inputs {
+            let (piece, cell) = (f / cells, f % cells);
+            let r = [f, planar + piece * 64 + cell % 64, material + piece, level + piece * levels + cell / 64];
+            rows.extend(r.map(|x| x as u32));
+        }
+        Expansion { inputs, per: 4, rows }
+    }
+
+    /// Rows the trainer keeps (real and shared).
+    #[must_use]
+    pub fn rows(&self) -> usize {
+        self.rows.iter().max().map_or(0, |&m| m as usize + 1)
+    }
+
+    /// The rows real input `f` is trained as.
+    #[inline]
+    fn of(&self, f: usize) -> &[u32] {
+        &self.rows[f * self.per..(f + 1) * self.per]
+    }
+
+    /// The net of the real inputs: each row the sum of the rows it was trained as.
+    #[must_use]
+    pub fn fold(&self, net: &FloatNet) -> FloatNet {
+        let h = net.hidden;
+        let mut w1 = vec![0.0; self.inputs * h];
+        for f in 0..self.inputs {
+            let out = &mut w1[f * h..(f + 1) * h];
+            for &r in self.of(f) {
+                let r = r as usize;
+                out.iter_mut().zip(&net.w1[r * h..(r + 1) * h]).for_each(|(a, w)| *a += w);
+            }
+        }
+        FloatNet { inputs: self.inputs, w1, ..net.clone() }
     }
 }
 
@@ -108,18 +176,18 @@ impl Grad {
 }
 
 /// The prediction of sample `i` (the mover's expected score) with its hidden sums.
-fn forward(net: &FloatNet, data: &Samples, i: usize, hu: &mut [f32], ht: &mut [f32]) -> (f32, f32) {
+fn forward(net: &FloatNet, x: &Expansion, data: &Samples, i: usize, hu: &mut [f32], ht: &mut [f32]) -> (f32, f32) {
     let h = net.hidden;
     let (us, them) = data.inputs(i);
     hu.copy_from_slice(&net.b1);
     ht.copy_from_slice(&net.b1);
-    for &f in us {
-        let row = &net.w1[f as usize * h..(f as usize + 1) * h];
-        hu.iter_mut().zip(row).for_each(|(a, w)| *a += w);
-    }
-    for &f in them {
-        let row = &net.w1[f as usize * h..(f as usize + 1) * h];
-        ht.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+    for (hs, feats) in [(&mut *hu, us), (&mut *ht, them)] {
+        for &f in feats {
+            for &r in x.of(f as usize) {
+                let row = &net.w1[r as usize * h..(r as usize + 1) * h];
+                hs.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+            }
+        }
     }
     let (wu, wt) = net.w2.split_at(h);
     let y: f32 = hu.iter().zip(wu).map(|(&x, &w)| screlu(x) * w).sum::<f32>()
@@ -130,9 +198,9 @@ fn forward(net: &FloatNet, data: &Samples, i: usize, hu: &mut [f32], ht: &mut [f
 }
 
 /// Adds sample `i`'s gradient of the squared error to `g`.
-fn backward(net: &FloatNet, data: &Samples, i: usize, g: &mut Grad, hu: &mut [f32], ht: &mut [f32]) {
+fn backward(net: &FloatNet, x: &Expansion, data: &Samples, i: usize, g: &mut Grad, hu: &mut [f32], ht: &mut [f32]) {
     let h = net.hidden;
-    let (p, _) = forward(net, data, i, hu, ht);
+    let (p, _) = forward(net, x, data, i, hu, ht);
     let t = data.target[i];
     let err = p - t;
     g.loss += f64::from(err * err);
@@ -152,12 +220,14 @@ fn backward(net: &FloatNet, data: &Samples, i: usize, g: &mut Grad, hu: &mut [f3
             g.b1[n] += dh[n];
         }
         for &f in feats {
-            let f = f as usize;
-            if !g.touched[f] {
-                g.touched[f] = true;
-                g.rows.push(f as u32);
+            for &r in x.of(f as usize) {
+                let r = r as usize;
+                if !g.touched[r] {
+                    g.touched[r] = true;
+                    g.rows.push(r as u32);
+                }
+                g.w1[r * h..(r + 1) * h].iter_mut().zip(dh.iter()).for_each(|(a, d)| *a += d);
             }
-            g.w1[f * h..(f + 1) * h].iter_mut().zip(dh.iter()).for_each(|(a, d)| *a += d);
         }
     }
 }
@@ -191,9 +261,10 @@ fn adam_step(p: &mut f32, g: f32, m: &mut f32, v: &mut f32, lr: f32, c1: f32, c2
 #[must_use]
 pub fn mse(net: &FloatNet, data: &Samples) -> f64 {
     let (mut hu, mut ht) = (vec![0.0; net.hidden], vec![0.0; net.hidden]);
+    let x = Expansion::none(net.inputs);
     let sum: f64 = (0..data.len())
         .map(|i| {
-            let (p, _) = forward(net, data, i, &mut hu, &mut ht);
+            let (p, _) = forward(net, &x, data, i, &mut hu, &mut ht);
             f64::from((p - data.target[i]).powi(2))
         })
         .sum();
@@ -211,6 +282,58 @@ pub fn base_mse(data: &Samples) -> f64 {
         })
         .sum();
     sum / data.len().max(1) as f64
+}
+
+/// Adam's state for every weight of the net.
+struct Optimiser {
+    a1: Adam,
+    ab1: Adam,
+    a2: Adam,
+    ab2: Adam,
+}
+
+impl Optimiser {
+    fn new(rows: usize, h: usize) -> Self {
+        Optimiser { a1: Adam::new(rows * h), ab1: Adam::new(h), a2: Adam::new(2 * h), ab2: Adam::new(1) }
+    }
+
+    /// One Adam step from the chunks' gradients of a batch of `batch` samples, added in chunk
+    /// order (the same sums on any number of threads); first-layer rows no sample touched keep
+    /// their weights and moments.
+    fn step(&mut self, net: &mut FloatNet, grads: &[Grad], batch: usize, lr: f32) {
+        let h = net.hidden;
+        let scale = 1.0 / batch as f32;
+        self.a1.t += 1;
+        let t = self.a1.t;
+        let (c1, c2) = (1.0 - B1.powi(t), 1.0 - B2.powi(t));
+        let mut rows: Vec<u32> = grads.iter().flat_map(|g| g.rows.iter().copied()).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let mut sum = vec![0.0f32; h];
+        for &r in &rows {
+            let r = r as usize;
+            sum.fill(0.0);
+            for g in grads {
+                if g.touched[r] {
+                    sum.iter_mut().zip(&g.w1[r * h..(r + 1) * h]).for_each(|(a, b)| *a += b);
+                }
+            }
+            for (n, g) in sum.iter().enumerate() {
+                let k = r * h + n;
+                adam_step(&mut net.w1[k], g * scale, &mut self.a1.m[k], &mut self.a1.v[k], lr, c1, c2);
+            }
+        }
+        for n in 0..h {
+            let gsum: f32 = grads.iter().map(|g| g.b1[n]).sum();
+            adam_step(&mut net.b1[n], gsum * scale, &mut self.ab1.m[n], &mut self.ab1.v[n], lr, c1, c2);
+        }
+        for n in 0..2 * h {
+            let gsum: f32 = grads.iter().map(|g| g.w2[n]).sum();
+            adam_step(&mut net.w2[n], gsum * scale, &mut self.a2.m[n], &mut self.a2.v[n], lr, c1, c2);
+        }
+        let gsum: f32 = grads.iter().map(|g| g.b2).sum();
+        adam_step(&mut net.b2, gsum * scale, &mut self.ab2.m[0], &mut self.ab2.v[0], lr, c1, c2);
+    }
 }
 
 /// Trains a network on `train` for `inputs` inputs, reporting each epoch (held-out error on
@@ -238,9 +361,20 @@ pub fn train(
     let threads =
         if o.threads == 0 { std::thread::available_parallelism().map_or(1, std::num::NonZero::get) } else { o.threads };
     let h = o.hidden;
+    let x = if o.factor_levels == 0 { Expansion::none(inputs) } else { Expansion::factors(o.factor_levels) };
+    if x.inputs != inputs {
+        return Err(TrainError::Config(format!(
+            "shared inputs for {} levels make {} inputs, not the {inputs} of the data's board",
+            o.factor_levels, x.inputs
+        )));
+    }
+    let rows = x.rows();
     let mut net = FloatNet::random(inputs, h, o.seed);
-    let mut grads: Vec<Grad> = (0..CHUNKS).map(|_| Grad::new(inputs, h)).collect();
-    let (mut a1, mut ab1, mut a2, mut ab2) = (Adam::new(inputs * h), Adam::new(h), Adam::new(2 * h), Adam::new(1));
+    // The shared rows start at 0: the net starts as it would without them.
+    net.w1.resize(rows * h, 0.0);
+    net.inputs = rows;
+    let mut grads: Vec<Grad> = (0..CHUNKS).map(|_| Grad::new(rows, h)).collect();
+    let mut opt = Optimiser::new(rows, h);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut epochs = Vec::new();
     for epoch in 1..=o.epochs {
@@ -256,7 +390,7 @@ pub fn train(
                 break;
             }
             let per = batch.len().div_ceil(CHUNKS);
-            let net_ref = &net;
+            let (net_ref, x) = (&net, &x);
             std::thread::scope(|s| {
                 let mut slots: Vec<Vec<(usize, &mut Grad)>> = (0..threads).map(|_| Vec::new()).collect();
                 for (c, g) in grads.iter_mut().enumerate() {
@@ -268,50 +402,19 @@ pub fn train(
                         for (c, g) in mine {
                             g.clear(h);
                             for &i in batch.iter().skip(c * per).take(per) {
-                                backward(net_ref, train, i, g, &mut hu, &mut ht);
+                                backward(net_ref, x, train, i, g, &mut hu, &mut ht);
                             }
                         }
                     });
                 }
             });
-            // The chunks' gradients, added in chunk order, then one Adam step.
-            let scale = 1.0 / batch.len() as f32;
-            a1.t += 1;
-            let t = a1.t;
-            let (c1, c2) = (1.0 - B1.powi(t), 1.0 - B2.powi(t));
-            let mut rows: Vec<u32> = grads.iter().flat_map(|g| g.rows.iter().copied()).collect();
-            rows.sort_unstable();
-            rows.dedup();
-            let mut sum = vec![0.0f32; h];
-            for &r in &rows {
-                let r = r as usize;
-                sum.fill(0.0);
-                for g in &grads {
-                    if g.touched[r] {
-                        sum.iter_mut().zip(&g.w1[r * h..(r + 1) * h]).for_each(|(a, b)| *a += b);
-                    }
-                }
-                for (n, g) in sum.iter().enumerate() {
-                    let k = r * h + n;
-                    adam_step(&mut net.w1[k], g * scale, &mut a1.m[k], &mut a1.v[k], lr, c1, c2);
-                }
-            }
-            for n in 0..h {
-                let gsum: f32 = grads.iter().map(|g| g.b1[n]).sum();
-                adam_step(&mut net.b1[n], gsum * scale, &mut ab1.m[n], &mut ab1.v[n], lr, c1, c2);
-            }
-            for n in 0..2 * h {
-                let gsum: f32 = grads.iter().map(|g| g.w2[n]).sum();
-                adam_step(&mut net.w2[n], gsum * scale, &mut a2.m[n], &mut a2.v[n], lr, c1, c2);
-            }
-            let gsum: f32 = grads.iter().map(|g| g.b2).sum();
-            adam_step(&mut net.b2, gsum * scale, &mut ab2.m[0], &mut ab2.v[0], lr, c1, c2);
+            opt.step(&mut net, &grads, batch.len(), lr);
             loss += grads.iter().map(|g| g.loss).sum::<f64>();
         }
         let e = Epoch {
             epoch,
             train: loss / train.len() as f64,
-            holdout: if holdout.is_empty() { f64::NAN } else { mse(&net, holdout) },
+            holdout: if holdout.is_empty() { f64::NAN } else { mse(&x.fold(&net), holdout) },
             seconds: began.elapsed().as_secs_f64(),
             lr,
         };
@@ -321,5 +424,34 @@ pub fn train(
             break;
         }
     }
-    Ok(Trained { net, epochs })
+    Ok(Trained { net: x.fold(&net), epochs })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A net trained with shared inputs and the same net folded give the same output.
+    #[test]
+    fn folding_keeps_the_output() {
+        let x = Expansion::factors(2);
+        let (inputs, h) = (12 * 128, 8);
+        let mut net = FloatNet::random(x.rows(), h, 3);
+        net.b1.iter_mut().enumerate().for_each(|(i, b)| *b = 0.05 * i as f32);
+        let folded = x.fold(&net);
+        assert_eq!((folded.inputs, folded.w1.len()), (inputs, inputs * h));
+        let mut data = Samples::default();
+        data.push(&[0, 70, 200, 1535], &[5, 64, 900, 1400], 0.5, 1);
+        data.push(&[3], &[129], 0.2, 2);
+        let (mut a, mut b) = (vec![0.0; h], vec![0.0; h]);
+        for i in 0..data.len() {
+            let (p, _) = forward(&net, &x, &data, i, &mut a, &mut b);
+            let (q, _) = forward(&folded, &Expansion::none(inputs), &data, i, &mut a, &mut b);
+            assert!((p - q).abs() < 1e-5, "sample {i}: {p} against {q}");
+        }
+        // Input 70 (piece 0 on cell 70 = level 1, square 6) is trained as itself, square 6 of
+        // piece 0, piece 0's material and piece 0 on level 1.
+        let n = 12 * 128;
+        assert_eq!(x.of(70), [70, n as u32 + 6, (n + 768) as u32, (n + 768 + 12 + 1) as u32]);
+    }
 }

@@ -31,7 +31,7 @@ fn the_trainer_fits_a_known_target_and_is_deterministic() {
         let m = held.target.iter().map(|&t| f64::from(t)).sum::<f64>() / held.len() as f64;
         held.target.iter().map(|&t| (f64::from(t) - m).powi(2)).sum::<f64>() / held.len() as f64
     };
-    let o = Options { hidden: 32, epochs: 8, batch: 1024, lr: 0.003, seed: 5, threads: 2 };
+    let o = Options { hidden: 32, epochs: 8, batch: 1024, lr: 0.003, seed: 5, threads: 2, factor_levels: 0 };
     let go = AtomicBool::new(false);
     let t = train(INPUTS, &data, &held, &o, &go, &mut NoHook).unwrap();
     let err = mse(&t.net, &held);
@@ -62,7 +62,7 @@ fn on_bases(data: &Samples, seed: u64) -> Samples {
 #[test]
 fn a_residual_net_learns_what_its_base_leaves() {
     let (data, held) = (on_bases(&synthetic(60_000, 1), 3), on_bases(&synthetic(5_000, 2), 4));
-    let o = Options { hidden: 32, epochs: 8, batch: 1024, lr: 0.003, seed: 5, threads: 2 };
+    let o = Options { hidden: 32, epochs: 8, batch: 1024, lr: 0.003, seed: 5, threads: 2, factor_levels: 0 };
     let go = AtomicBool::new(false);
     let residual = mse(&train(INPUTS, &data, &held, &o, &go, &mut NoHook).unwrap().net, &held);
     // The same samples without their bases: the base is noise to the net, which cannot fit it.
@@ -70,4 +70,43 @@ fn a_residual_net_learns_what_its_base_leaves() {
     let plain = train(INPUTS, &strip(&data), &strip(&held), &o, &go, &mut NoHook).unwrap();
     let plain = mse(&plain.net, &strip(&held));
     assert!(residual < 0.002 && plain > 10.0 * residual, "residual {residual}, plain {plain}");
+}
+
+/// Samples on a board of two levels whose target depends on each piece's square and kind but
+/// not on its level: what the shared inputs (`factor_levels`) learn from every level's samples.
+fn level_blind(n: usize, seed: u64) -> Samples {
+    const TWO: usize = 2 * INPUTS;
+    let mut rng = SplitMix64::for_item(98, 0);
+    let a: Vec<f64> = (0..INPUTS).map(|_| ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.3).collect();
+    // Input f of the two-level board is piece f / 128 on cell f % 128; its square is that cell % 64.
+    let weight = |f: usize| a[(f / 128) * 64 + f % 64];
+    let mut rng = SplitMix64::for_item(seed, 1);
+    let mut out = Samples::default();
+    for i in 0..n {
+        let k = 10 + rng.below(20);
+        let us: Vec<u16> = (0..k).map(|_| rng.below(TWO) as u16).collect();
+        let them: Vec<u16> = (0..k).map(|_| rng.below(TWO) as u16).collect();
+        let y: f64 =
+            us.iter().map(|&f| weight(f as usize)).sum::<f64>() - them.iter().map(|&f| weight(f as usize)).sum::<f64>();
+        out.push(&us, &them, (1.0 / (1.0 + 10f64.powf(-y))) as f32, i as u64);
+    }
+    out
+}
+
+#[test]
+fn shared_inputs_learn_from_every_level_and_fold_into_the_net() {
+    let (data, held) = (level_blind(6_000, 1), level_blind(5_000, 2));
+    let o = Options { hidden: 32, epochs: 8, batch: 256, lr: 0.003, seed: 5, threads: 2, factor_levels: 0 };
+    let go = AtomicBool::new(false);
+    let plain = train(2 * INPUTS, &data, &held, &o, &go, &mut NoHook).unwrap();
+    let shared = train(2 * INPUTS, &data, &held, &Options { factor_levels: 2, ..o }, &go, &mut NoHook).unwrap();
+    // The folded net has the real inputs only, and its error is the one reported for the last epoch.
+    assert_eq!(shared.net.inputs, 2 * INPUTS);
+    let (p, s) = (mse(&plain.net, &held), mse(&shared.net, &held));
+    assert!((s - shared.epochs.last().unwrap().holdout).abs() < 1e-9);
+    // With few samples a cell, the shared rows see each square's samples of both levels.
+    assert!(s < 0.7 * p, "shared {s}, plain {p}");
+    // Shared inputs of a board that is not the data's are refused.
+    let e = train(2 * INPUTS, &data, &held, &Options { factor_levels: 3, ..o }, &go, &mut NoHook).unwrap_err();
+    assert!(e.to_string().contains("3 levels"), "{e}");
 }

@@ -21,7 +21,7 @@ pub mod synthetic;
 
 pub use cache::Cache;
 pub use fit::{best_k, fit, loss, Fit, FitError, FitOptions};
-pub use pipeline::{read_data, tune, Hook, Losses, NoHook, Outcome, Settings};
+pub use pipeline::{tune, Hook, Losses, NoHook, Outcome, Settings};
 pub use rows::Rows;
 
 /// Why tuning failed.

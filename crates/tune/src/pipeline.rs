@@ -7,7 +7,7 @@ use crate::fit::{best_k, fit, loss, FitOptions, HELD};
 use crate::rows::{rows, Rows};
 use crate::TuneError;
 use stackchess_core::{Position, Rules, SplitMix64};
-use stackchess_datagen::{generate, DataReader, Labels, Record};
+use stackchess_datagen::{generate, DataReader, Labels};
 use stackchess_search::{EvalParams, Evaluation, SearchConfig};
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -140,24 +140,6 @@ fn held_out(seed: u64, game: u64, share: f64) -> bool {
     share > 0.0 && (SplitMix64::for_item(seed, game).next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= share
 }
 
-/// Reads the data files of `rules_id`, leaving out positions of an earlier file (by hash).
-///
-/// # Errors
-/// A file that cannot be read, is damaged, or is of another rule set.
-pub fn read_data(files: &[PathBuf], rules_id: &str) -> Result<Vec<Record>, TuneError> {
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for f in files {
-        let mut r = DataReader::open_for(f, rules_id)?;
-        while let Some(rec) = r.next_record()? {
-            if seen.insert(rec.hash) {
-                out.push(rec);
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// Tunes the evaluation of `rules` from the prior `engine.eval`: makes the data (when
 /// `settings.from` is empty) in `data_path` with the engine `engine`, fits, and measures. Setting
 /// `halt` stops the data run with every committed batch kept (the same call resumes it).
@@ -179,7 +161,7 @@ pub fn tune<P: Position>(
     } else {
         settings.from.clone()
     };
-    let records = read_data(&files, rules.id())?;
+    let records = DataReader::read_files(&files, rules.id())?;
     let prior = &engine.eval;
     let threads = if settings.fit.threads == 0 {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get)

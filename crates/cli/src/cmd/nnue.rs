@@ -47,6 +47,9 @@ pub struct Args {
     /// `--params`, else the preset), which the net file carries (`train --base`).
     #[arg(long)]
     pub residual: bool,
+    /// Train with shared inputs (`train --factorise`).
+    #[arg(long)]
+    pub factorise: bool,
     /// Games of each gate match (colour-swapped pairs).
     #[arg(long, default_value_t = 400)]
     pub gate_games: u64,
@@ -130,6 +133,7 @@ impl WithPosition for Run<'_> {
                 epochs: a.epochs,
                 seed: a.seed,
                 threads: a.threads,
+                factor_levels: if a.factorise { P::LEVELS } else { 0 },
                 ..Options::default()
             },
             labels: Labels { lambda: a.lambda, ..Labels::default() },
