@@ -927,14 +927,7 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         self.moves.truncate(base);
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.sh.tt.store(key, best_move, to_tt(best, ply), depth, bound, self.f.exact);
+        self.sh.tt.store(key, best_move, to_tt(best, ply), depth, Bound::of(best, alpha_orig, beta), self.f.exact);
         best
     }
 
@@ -1100,14 +1093,7 @@ impl<P: Position> Searcher<'_, P> {
         }
         self.moves.truncate(base);
         if self.f.on.qs_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.sh.tt.store(key, best_move, to_tt(best, ply), 0, bound, self.f.exact);
+            self.sh.tt.store(key, best_move, to_tt(best, ply), 0, Bound::of(best, alpha_orig, beta), self.f.exact);
         }
         best
     }

@@ -15,6 +15,19 @@ pub(crate) enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a fail-soft search's `best` bounds, searched with the window (`alpha`, `beta`).
+    pub(crate) fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A table hit.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Hit {

@@ -7,21 +7,31 @@ use std::sync::atomic::AtomicBool;
 
 const INPUTS: usize = 768;
 
-/// Samples whose target is `σ₄₀₀(400 · (Σ_us a_f − Σ_them a_f))` for fixed weights `a`.
-fn synthetic(n: usize, seed: u64) -> Samples {
-    let mut rng = SplitMix64::for_item(99, 0);
-    let a: Vec<f64> = (0..INPUTS).map(|_| ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.3).collect();
+/// Fixed weights for `INPUTS` inputs, uniform in ±0.15, from `seed`.
+fn weights(seed: u64) -> Vec<f64> {
+    let mut rng = SplitMix64::for_item(seed, 0);
+    (0..INPUTS).map(|_| ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.3).collect()
+}
+
+/// `n` samples of 10–29 random inputs a side, out of `inputs`, whose target is
+/// `σ₄₀₀(400 · (Σ_us w(f) − Σ_them w(f)))`.
+fn samples(n: usize, seed: u64, inputs: usize, w: impl Fn(usize) -> f64) -> Samples {
     let mut rng = SplitMix64::for_item(seed, 1);
     let mut out = Samples::default();
     for i in 0..n {
         let k = 10 + rng.below(20);
-        let us: Vec<u16> = (0..k).map(|_| rng.below(INPUTS) as u16).collect();
-        let them: Vec<u16> = (0..k).map(|_| rng.below(INPUTS) as u16).collect();
-        let y: f64 = us.iter().map(|&f| a[f as usize]).sum::<f64>() - them.iter().map(|&f| a[f as usize]).sum::<f64>();
-        let t = 1.0 / (1.0 + 10f64.powf(-y));
-        out.push(&us, &them, t as f32, i as u64);
+        let us: Vec<u16> = (0..k).map(|_| rng.below(inputs) as u16).collect();
+        let them: Vec<u16> = (0..k).map(|_| rng.below(inputs) as u16).collect();
+        let y: f64 = us.iter().map(|&f| w(f as usize)).sum::<f64>() - them.iter().map(|&f| w(f as usize)).sum::<f64>();
+        out.push(&us, &them, (1.0 / (1.0 + 10f64.powf(-y))) as f32, i as u64);
     }
     out
+}
+
+/// Samples whose target is a fixed linear function of the inputs.
+fn synthetic(n: usize, seed: u64) -> Samples {
+    let a = weights(99);
+    samples(n, seed, INPUTS, |f| a[f])
 }
 
 #[test]
@@ -75,22 +85,9 @@ fn a_residual_net_learns_what_its_base_leaves() {
 /// Samples on a board of two levels whose target depends on each piece's square and kind but
 /// not on its level: what the shared inputs (`factor_levels`) learn from every level's samples.
 fn level_blind(n: usize, seed: u64) -> Samples {
-    const TWO: usize = 2 * INPUTS;
-    let mut rng = SplitMix64::for_item(98, 0);
-    let a: Vec<f64> = (0..INPUTS).map(|_| ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.3).collect();
+    let a = weights(98);
     // Input f of the two-level board is piece f / 128 on cell f % 128; its square is that cell % 64.
-    let weight = |f: usize| a[(f / 128) * 64 + f % 64];
-    let mut rng = SplitMix64::for_item(seed, 1);
-    let mut out = Samples::default();
-    for i in 0..n {
-        let k = 10 + rng.below(20);
-        let us: Vec<u16> = (0..k).map(|_| rng.below(TWO) as u16).collect();
-        let them: Vec<u16> = (0..k).map(|_| rng.below(TWO) as u16).collect();
-        let y: f64 =
-            us.iter().map(|&f| weight(f as usize)).sum::<f64>() - them.iter().map(|&f| weight(f as usize)).sum::<f64>();
-        out.push(&us, &them, (1.0 / (1.0 + 10f64.powf(-y))) as f32, i as u64);
-    }
-    out
+    samples(n, seed, 2 * INPUTS, |f| a[(f / 128) * 64 + f % 64])
 }
 
 #[test]
