@@ -68,6 +68,11 @@ pub struct Switches {
     pub see_pruning: bool,
     /// Capture history: captures of equal victims ordered by how such captures did.
     pub capture_history: bool,
+    /// The table's score refines the static score for the prunings (where its bound says the
+    /// true score lies beyond the static one).
+    pub tt_eval: bool,
+    /// Check extension only for checks that do not lose material by static exchange.
+    pub check_see: bool,
 }
 
 /// A feature switch: its key (`search.<name>`), its short name in [`SearchConfig::describe`],
@@ -107,7 +112,7 @@ macro_rules! switch {
 impl SearchConfig {
     /// Every feature switch, in the order [`SearchConfig::describe`] lists them: the one table
     /// that setting, describing and listing the switches read.
-    pub const SWITCHES: [Switch; 17] = [
+    pub const SWITCHES: [Switch; 19] = [
         switch!(pvs, "pvs", "principal variation search"),
         switch!(aspiration, "asp", "aspiration windows from depth 4"),
         switch!(null_move, "nmp", "null-move pruning"),
@@ -125,6 +130,8 @@ impl SearchConfig {
         switch!(razoring, "razor", "razoring near the horizon", false),
         switch!(see_pruning, "seeprune", "pruning of moves that lose material by SEE near the horizon"),
         switch!(capture_history, "capthist", "capture history in the order of captures", false),
+        switch!(tt_eval, "tteval", "the table's score as the static score for pruning", false),
+        switch!(check_see, "checksee", "check extension only for checks that keep material by SEE", false),
     ];
 
     /// The full engine with the evaluation `eval`, with a 16 MiB table.
@@ -165,6 +172,8 @@ impl SearchConfig {
                 razoring: false,
                 see_pruning: false,
                 capture_history: false,
+                tt_eval: false,
+                check_see: false,
             },
             margins: Margins::default(),
             eval,

@@ -22,7 +22,7 @@ const fn m(name: &'static str, default: i32, range: (i32, i32), doc: &'static st
 }
 
 /// Every tunable constant, in the order of [`Margins`]' values.
-pub const MARGINS: [Margin; 29] = [
+pub const MARGINS: [Margin; 32] = [
     m("rfp_margin", 100, (10, 400), "reverse futility: centipawns a depth above beta that return the static score"),
     m("rfp_depth", 3, (1, 10), "reverse futility: the deepest depth it applies at"),
     m(
@@ -61,6 +61,14 @@ pub const MARGINS: [Margin; 29] = [
         0,
         (0, 8000),
         "history pruning: quiet moves whose history is below minus this a depth, near the horizon (0: off)",
+    ),
+    m("lmr_cut", 0, (0, 3), "late move reductions: plies more at an expected cut node"),
+    m("rfp_improving", 0, (0, 400), "improving: centipawns less reverse-futility margin where the static score rose"),
+    m(
+        "nmp_eval",
+        0,
+        (0, 2000),
+        "null move: a ply more reduction per this many centipawns above beta, up to 3 (0: off)",
     ),
 ];
 
@@ -106,6 +114,9 @@ pub mod at {
     pub const LMR_FALLING: usize = 26;
     pub const CAPTURE_WEIGHT: usize = 27;
     pub const HISTORY_PRUNE: usize = 28;
+    pub const LMR_CUT: usize = 29;
+    pub const RFP_IMPROVING: usize = 30;
+    pub const NMP_EVAL: usize = 31;
 }
 
 impl Margins {
@@ -183,6 +194,9 @@ mod tests {
             (at::LMR_FALLING, "lmr_falling"),
             (at::CAPTURE_WEIGHT, "capture_weight"),
             (at::HISTORY_PRUNE, "history_prune"),
+            (at::LMR_CUT, "lmr_cut"),
+            (at::RFP_IMPROVING, "rfp_improving"),
+            (at::NMP_EVAL, "nmp_eval"),
         ];
         for (i, name) in names {
             assert_eq!(MARGINS[i].name, name);

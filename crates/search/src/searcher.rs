@@ -121,6 +121,23 @@ impl Frame {
     const EMPTY: Frame = Frame { eval: NONE, moved: NO_MOVE };
 }
 
+/// What a node's parent expects of it.
+#[derive(Clone, Copy)]
+struct Node {
+    /// A null move may be tried (not right after one).
+    null_ok: bool,
+    /// An expected cut node: a null-window search the parent expects to fail high.
+    cut: bool,
+}
+
+impl Node {
+    const PV: Node = Node { null_ok: true, cut: false };
+    const CUT: Node = Node { null_ok: true, cut: true };
+    fn child(cut: bool) -> Node {
+        Node { null_ok: true, cut }
+    }
+}
+
 impl<'a, P: Position> Searcher<'a, P> {
     pub(crate) fn new(
         sh: &'a Shared,
@@ -639,11 +656,11 @@ impl<P: Position> Searcher<'_, P> {
             let ext = i32::from(self.f.on.check_extension && next.is_check());
             self.path.push(next.hash());
             let score = if i == first || !self.f.on.pvs {
-                -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, true)
+                -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, Node::PV)
             } else {
-                let s = -self.search(&next, depth - 1 + ext, -alpha - 1, -alpha, 1, true);
+                let s = -self.search(&next, depth - 1 + ext, -alpha - 1, -alpha, 1, Node::CUT);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, true)
+                    -self.search(&next, depth - 1 + ext, -beta, -alpha, 1, Node::PV)
                 } else {
                     s
                 }
@@ -679,7 +696,7 @@ impl<P: Position> Searcher<'_, P> {
     // One function on purpose, as in every engine: each step reads the state the one before it
     // set (the table entry, the static eval, the improving flag), and the hot path stays inlined.
     #[allow(clippy::too_many_lines)]
-    fn search(&mut self, pos: &P, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, null_ok: bool) -> i32 {
+    fn search(&mut self, pos: &P, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, node: Node) -> i32 {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
         }
@@ -726,14 +743,30 @@ impl<P: Position> Searcher<'_, P> {
         // is unknown); never in check.
         let improving = !self.f.on.improving
             || (!in_check && (ply < 2 || self.frames[ply - 2].eval == NONE || static_eval > self.frames[ply - 2].eval));
+        // The score the prunings use: the static one, or the table's where its bound puts the
+        // true score beyond it.
+        let ev = ev.map(|mut e| {
+            if let Some(h) = hit.filter(|h| self.f.on.tt_eval && h.score.abs() < MATE_BOUND) {
+                let s = from_tt(h.score, ply);
+                if match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > e.score,
+                    Bound::Upper => s < e.score,
+                } {
+                    e.score = s;
+                }
+            }
+            e
+        });
+        let static_eval = ev.map_or(static_eval, |e| e.score);
         if let Some(ev) = ev {
-            // Reverse futility: far above beta near the horizon (a ply less of margin when improving).
-            let rfp_depth = if self.f.on.improving && improving { depth - 1 } else { depth };
+            // Reverse futility: far above beta near the horizon (by less when improving).
+            let rfp_less = if self.f.on.improving && improving { self.margin(margin::RFP_IMPROVING) } else { 0 };
             if cfg_rfp
                 && !pv_node
                 && depth <= self.margin(margin::RFP_DEPTH)
                 && beta.abs() < MATE_BOUND
-                && ev.score - self.margin(margin::RFP_MARGIN) * rfp_depth >= beta
+                && ev.score - self.margin(margin::RFP_MARGIN) * depth + rfp_less >= beta
             {
                 return ev.score;
             }
@@ -755,20 +788,31 @@ impl<P: Position> Searcher<'_, P> {
             // Null move, guarded against zugzwang: only with a piece besides pawns and king.
             if self.f.on.null_move
                 && !pv_node
-                && null_ok
+                && node.null_ok
                 && depth >= self.margin(margin::NMP_DEPTH)
                 && ev.score >= beta
                 && beta.abs() < MATE_BOUND
                 && ev.pieces[pos.turn().index()]
             {
-                let r = self.margin(margin::NMP_BASE) + depth / self.margin(margin::NMP_DIVISOR);
+                let by_eval = match self.margin(margin::NMP_EVAL) {
+                    0 => 0,
+                    d => ((ev.score - beta) / d).min(3),
+                };
+                let r = self.margin(margin::NMP_BASE) + depth / self.margin(margin::NMP_DIVISOR) + by_eval;
                 let mut next = pos.clone();
                 next.play_null();
                 self.frames[ply].moved = NO_MOVE;
                 let saved = self.barrier;
                 self.path.push(next.hash());
                 self.barrier = self.path.len() - 1;
-                let s = -self.search(&next, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let s = -self.search(
+                    &next,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    Node { null_ok: false, cut: !node.cut },
+                );
                 self.barrier = saved;
                 self.path.pop();
                 if self.aborted {
@@ -843,11 +887,16 @@ impl<P: Position> Searcher<'_, P> {
             }
             self.frames[ply].moved = self.piece_to(pos, m);
             let is_killer = self.w.killers[ply].contains(&Some(m));
-            let ext = i32::from(self.f.on.check_extension && gives_check && p < 2 * self.root_depth);
+            let ext = i32::from(
+                self.f.on.check_extension
+                    && gives_check
+                    && p < 2 * self.root_depth
+                    && !(self.f.on.check_see && see(pos, m, |r| self.sh.evaluator.value(r), KING_VALUE) < 0),
+            );
             let new_depth = depth - 1 + ext;
             self.path.push(next.hash());
             let score = if searched == 0 {
-                -self.search(&next, new_depth, -beta, -alpha, ply + 1, true)
+                -self.search(&next, new_depth, -beta, -alpha, ply + 1, Node::child(!pv_node && !node.cut))
             } else {
                 let mut r = 0;
                 let lmr_moves = usize::try_from(self.margin(margin::LMR_MOVES)).unwrap_or(usize::MAX);
@@ -867,24 +916,27 @@ impl<P: Position> Searcher<'_, P> {
                     if !improving {
                         r += self.margin(margin::LMR_FALLING);
                     }
+                    if node.cut {
+                        r += self.margin(margin::LMR_CUT);
+                    }
                     if self.f.on.history {
                         r -= self.quiet_history(pos, m, ply) / self.margin(margin::LMR_HISTORY);
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 if self.f.on.pvs {
-                    let mut s = -self.search(&next, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                    let mut s = -self.search(&next, new_depth - r, -alpha - 1, -alpha, ply + 1, Node::CUT);
                     if s > alpha && r > 0 && !self.aborted {
-                        s = -self.search(&next, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                        s = -self.search(&next, new_depth, -alpha - 1, -alpha, ply + 1, Node::child(!node.cut));
                     }
                     if s > alpha && s < beta && !self.aborted {
-                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, true);
+                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, Node::PV);
                     }
                     s
                 } else {
-                    let mut s = -self.search(&next, new_depth - r, -beta, -alpha, ply + 1, true);
+                    let mut s = -self.search(&next, new_depth - r, -beta, -alpha, ply + 1, Node::child(!pv_node));
                     if s > alpha && r > 0 && !self.aborted {
-                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, true);
+                        s = -self.search(&next, new_depth, -beta, -alpha, ply + 1, Node::child(!pv_node));
                     }
                     s
                 }

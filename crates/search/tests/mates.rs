@@ -4,20 +4,25 @@
 
 mod common;
 
-use common::{mate_distance, mates_with, mirror};
+use common::{mate_distance, mates_with, mirror, search_depth_with};
 use stackchess_core::Rules as _;
 use stackchess_core::{coord, Position};
-use stackchess_search::Score;
+use stackchess_search::{Score, SearchConfig};
 use stackchess_variants::{AirAttack, Fide, Malka, Traditional};
 
 fn check<P: Position>(rules: P::Rules, cases: &[(u32, &str)]) {
+    let name = rules.name();
+    check_with::<P>(rules, cases, &|| common::full(name));
+}
+
+fn check_with<P: Position>(rules: P::Rules, cases: &[(u32, &str)], config: &dyn Fn() -> SearchConfig) {
     for &(n, text) in cases {
         let original = rules.from_lfen(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         for pos in [original.clone(), mirror(&original)] {
             let lfen = pos.to_lfen();
             assert_eq!(mate_distance(&pos, n), Some(n), "{} {lfen}: not an exact mate in {n}", rules.name());
             // Reductions make quiet mating moves need a few plies more than the mate length.
-            let r = common::search_depth(&pos, 2 * n + 4);
+            let r = search_depth_with(&pos, 2 * n + 4, config());
             let m = r.best_move().unwrap_or_else(|| panic!("no move in {lfen}"));
             assert!(
                 mates_with(&pos, m, n),
@@ -88,4 +93,59 @@ fn air_attack_mates() {
             (3, "8/6p1/8/8/4B3/8/5K2/8|8/8/8/7k/8/3Q4/8/8 w - - 0 1"),
         ],
     );
+}
+
+/// The switches that are off by default and the margins that are 0 (off) by default, with a
+/// value that turns each on (`rfp_improving` acts only with `improving`).
+const OFF_BY_DEFAULT: [&str; 9] = [
+    "search.improving=true",
+    "search.razoring=true",
+    "search.capture_history=true",
+    "search.tt_eval=true",
+    "search.check_see=true",
+    "search.history_prune=1",
+    "search.lmr_cut=1",
+    "search.nmp_eval=20",
+    "search.rfp_improving=50",
+];
+
+/// The full engine with the settings `pairs` on top.
+fn full_with(name: &str, pairs: &[&str]) -> SearchConfig {
+    let mut c = common::full(name);
+    for p in pairs {
+        c.set_pair(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+    }
+    c
+}
+
+#[test]
+fn every_feature_on_still_mates() {
+    // The features kept off by default are still sound where they apply: with all of them on,
+    // the engine finds the same exact mates.
+    check_with::<Fide>(
+        stackchess_variants::traditional::fide_rules(),
+        &[(1, "6K1/8/7k/8/6Q1/8/4pB2/8 w - - 0 1"), (2, "8/8/5Q2/K7/8/8/8/2Nk4 w - - 0 1")],
+        &|| full_with("fide", &OFF_BY_DEFAULT),
+    );
+    check_with::<Malka>(
+        stackchess_variants::malka::rules(),
+        &[(2, "8/5BK1/8/3R4/8/8/8/8|8/R7/8/8/8/5N2/8/8|6k1/8/8/8/8/8/8/8 w - - 0 1")],
+        &|| full_with("malka", &OFF_BY_DEFAULT),
+    );
+}
+
+#[test]
+fn every_feature_off_by_default_changes_the_tree() {
+    // Each one is wired in: turned on (alone, or `rfp_improving` beside `improving`), it changes
+    // the nodes of a fixed-depth search of a middlegame (a switch that changed nothing would be
+    // measured as level in every match).
+    let rules = stackchess_variants::traditional::fide_rules();
+    let pos =
+        rules.from_lfen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8").expect("a valid FEN");
+    let nodes = |pairs: &[&str]| search_depth_with(&pos, 7, full_with("fide", pairs)).nodes;
+    for p in OFF_BY_DEFAULT {
+        let base: &[&str] = if p.starts_with("search.rfp_improving") { &["search.improving=true"] } else { &[] };
+        let with: Vec<&str> = base.iter().copied().chain([p]).collect();
+        assert_ne!(nodes(&with), nodes(base), "{p} searched the same tree as without it");
+    }
 }

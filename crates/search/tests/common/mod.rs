@@ -97,8 +97,17 @@ pub fn mirror<P: Position>(pos: &P) -> P {
 
 /// A fresh full engine's search of `pos` to `depth`.
 pub fn search_depth<P: Position>(pos: &P, depth: u32) -> stackchess_search::Report {
+    search_depth_with(pos, depth, full(pos.rules().name()))
+}
+
+/// [`search_depth`] with the settings `config`.
+pub fn search_depth_with<P: Position>(
+    pos: &P,
+    depth: u32,
+    config: stackchess_search::SearchConfig,
+) -> stackchess_search::Report {
     let rules = pos.rules();
-    let mut e = stackchess_search::Engine::<P>::new(rules, full(rules.name()));
+    let mut e = stackchess_search::Engine::<P>::new(rules, config);
     let stop = std::sync::atomic::AtomicBool::new(false);
     e.search(pos, &[], &stackchess_search::Limits::depth(depth), &stop, &mut |_| {})
 }
