@@ -95,24 +95,18 @@ fn air_attack_mates() {
     );
 }
 
-/// The switches that are off by default and the margins that are 0 (off) by default, with a
-/// value that turns each on (`rfp_improving` acts only with `improving`).
-const OFF_BY_DEFAULT: [&str; 9] = [
-    "search.improving=true",
-    "search.razoring=true",
-    "search.capture_history=true",
-    "search.tt_eval=true",
-    "search.check_see=true",
-    "search.history_prune=1",
-    "search.lmr_cut=1",
-    "search.nmp_eval=20",
-    "search.rfp_improving=50",
-];
+/// Every switch that is off by default (from the one table of them), and the margins that are 0
+/// (off) by default with a value that turns each on (`rfp_improving` acts only with `improving`).
+fn off_by_default() -> Vec<String> {
+    let switches = SearchConfig::SWITCHES.iter().filter(|s| !s.in_full).map(|s| format!("search.{}=true", s.name));
+    let margins = ["search.history_prune=1", "search.lmr_cut=1", "search.nmp_eval=20", "search.rfp_improving=50"];
+    switches.chain(margins.map(str::to_owned)).collect()
+}
 
 /// The full engine with the settings `pairs` on top.
-fn full_with(name: &str, pairs: &[&str]) -> SearchConfig {
+fn full_with<S: AsRef<str>>(name: &str, pairs: &[S]) -> SearchConfig {
     let mut c = common::full(name);
-    for p in pairs {
+    for p in pairs.iter().map(AsRef::as_ref) {
         c.set_pair(p).unwrap_or_else(|e| panic!("{p}: {e}"));
     }
     c
@@ -125,12 +119,12 @@ fn every_feature_on_still_mates() {
     check_with::<Fide>(
         stackchess_variants::traditional::fide_rules(),
         &[(1, "6K1/8/7k/8/6Q1/8/4pB2/8 w - - 0 1"), (2, "8/8/5Q2/K7/8/8/8/2Nk4 w - - 0 1")],
-        &|| full_with("fide", &OFF_BY_DEFAULT),
+        &|| full_with("fide", &off_by_default()),
     );
     check_with::<Malka>(
         stackchess_variants::malka::rules(),
         &[(2, "8/5BK1/8/3R4/8/8/8/8|8/R7/8/8/8/5N2/8/8|6k1/8/8/8/8/8/8/8 w - - 0 1")],
-        &|| full_with("malka", &OFF_BY_DEFAULT),
+        &|| full_with("malka", &off_by_default()),
     );
 }
 
@@ -143,9 +137,15 @@ fn every_feature_off_by_default_changes_the_tree() {
     let pos =
         rules.from_lfen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8").expect("a valid FEN");
     let nodes = |pairs: &[&str]| search_depth_with(&pos, 7, full_with("fide", pairs)).nodes;
-    for p in OFF_BY_DEFAULT {
-        let base: &[&str] = if p.starts_with("search.rfp_improving") { &["search.improving=true"] } else { &[] };
-        let with: Vec<&str> = base.iter().copied().chain([p]).collect();
-        assert_ne!(nodes(&with), nodes(base), "{p} searched the same tree as without it");
+    let (defaults, improving) = (nodes(&[]), nodes(&["search.improving=true"]));
+    let features = off_by_default();
+    assert!(features.len() >= 9, "{features:?}");
+    for p in &features {
+        let (with, without) = if p.starts_with("search.rfp_improving") {
+            (nodes(&["search.improving=true", p]), improving)
+        } else {
+            (nodes(&[p]), defaults)
+        };
+        assert_ne!(with, without, "{p} searched the same tree as without it");
     }
 }
