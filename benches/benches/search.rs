@@ -33,6 +33,18 @@ fn workload<P: Position>(engine: &mut Engine<P>, positions: &[P], depth: u32) ->
         .sum()
 }
 
+/// The engines timed: today's full engine, and the same without the three features adopted on
+/// 2026-12-03 (their cost in nodes a second: data/tuned/README.md). The first keeps the bench id
+/// it always had, so saved baselines still compare.
+fn engines(eval: &EvalParams) -> [(&'static str, SearchConfig); 2] {
+    let full = SearchConfig::full(eval.clone());
+    let mut before = full.clone();
+    before.switches.qs_tt = false;
+    before.switches.cont_history = false;
+    before.switches.see_pruning = false;
+    [("", full), (" without qs_tt, cont_history, see_pruning", before)]
+}
+
 fn bench_variant<P: Position>(c: &mut Criterion, rules: P::Rules) {
     let name = rules.name();
     let mut positions = vec![rules.startpos()];
@@ -41,14 +53,16 @@ fn bench_variant<P: Position>(c: &mut Criterion, rules: P::Rules) {
     positions.extend(bench.positions.iter().map(|t| rules.from_lfen(t).expect("bench position")));
     let d = depth(name);
     let eval = EvalParams::parse(variant.eval_params().expect("a preset")).expect("a valid preset");
-    let mut engine = Engine::<P>::new(rules, SearchConfig::full(eval));
-    let nodes = workload(&mut engine, &positions, d);
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
-    group.throughput(Throughput::Elements(nodes));
-    group.bench_function(BenchmarkId::new(name, format!("depth {d}")), |b| {
-        b.iter(|| assert_eq!(black_box(workload(&mut engine, &positions, d)), nodes));
-    });
+    for (label, config) in engines(&eval) {
+        let mut engine = Engine::<P>::new(rules, config);
+        let nodes = workload(&mut engine, &positions, d);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(BenchmarkId::new(format!("{name}{label}"), format!("depth {d}")), |b| {
+            b.iter(|| assert_eq!(black_box(workload(&mut engine, &positions, d)), nodes));
+        });
+    }
     group.finish();
 }
 

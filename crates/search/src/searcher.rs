@@ -743,21 +743,7 @@ impl<P: Position> Searcher<'_, P> {
         // is unknown); never in check.
         let improving = !self.f.on.improving
             || (!in_check && (ply < 2 || self.frames[ply - 2].eval == NONE || static_eval > self.frames[ply - 2].eval));
-        // The score the prunings use: the static one, or the table's where its bound puts the
-        // true score beyond it.
-        let ev = ev.map(|mut e| {
-            if let Some(h) = hit.filter(|h| self.f.on.tt_eval && h.score.abs() < MATE_BOUND) {
-                let s = from_tt(h.score, ply);
-                if match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > e.score,
-                    Bound::Upper => s < e.score,
-                } {
-                    e.score = s;
-                }
-            }
-            e
-        });
+        let ev = ev.map(|e| self.pruning_eval(e, hit.as_ref(), ply));
         let static_eval = ev.map_or(static_eval, |e| e.score);
         if let Some(ev) = ev {
             // Reverse futility: far above beta near the horizon (by less when improving).
@@ -981,6 +967,24 @@ impl<P: Position> Searcher<'_, P> {
         self.moves.truncate(base);
         self.sh.tt.store(key, best_move, to_tt(best, ply), depth, Bound::of(best, alpha_orig, beta), self.f.exact);
         best
+    }
+
+    /// The score the prunings use: the static one, or (with `tt_eval`) the table's where its
+    /// bound puts the true score beyond the static one. Unlike [`Self::tt_cutoff`], the bound is
+    /// compared with the static score, not the window.
+    fn pruning_eval(&self, mut e: Eval, hit: Option<&Hit>, ply: usize) -> Eval {
+        if let Some(h) = hit.filter(|h| self.f.on.tt_eval && h.score.abs() < MATE_BOUND) {
+            let s = from_tt(h.score, ply);
+            let beyond = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s > e.score,
+                Bound::Upper => s < e.score,
+            };
+            if beyond {
+                e.score = s;
+            }
+        }
+        e
     }
 
     /// Killers and history after a quiet move caused a cutoff; the quiets tried before it lose.
