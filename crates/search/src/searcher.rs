@@ -221,6 +221,10 @@ struct Scored {
 /// The `gain` of a move that neither captures nor promotes.
 const QUIET: i32 = i32::MIN;
 
+/// The ordering score of a quiet move whose history is not yet looked up: below the killers,
+/// above every history score and every capture that loses material.
+const PENDING: i32 = 1 << 26;
+
 /// Appends the legal moves of `pos` to `out`.
 fn generate<P: Position>(pos: &P, out: &mut Vec<Scored>) {
     generate_some(pos, out, false);
@@ -342,16 +346,30 @@ impl<P: Position> Searcher<'_, P> {
 
     /// A quiet move's history: the butterfly table's, plus the continuation history's weighted.
     fn quiet_history(&self, pos: &P, m: Move, ply: usize) -> i32 {
+        self.quiet_history_in(pos, m, &self.cont_rows(pos, ply))
+    }
+
+    /// Where the continuation-history rows of a quiet move at `ply` begin: one per move one and
+    /// two plies back (`None` where there was none, or with the switch off). A move's slot in
+    /// row `r` is `r + piece_to`.
+    fn cont_rows(&self, pos: &P, ply: usize) -> [Option<usize>; 2] {
+        self.cont_slots(pos, 0, ply)
+    }
+
+    /// [`Self::quiet_history`] with the node's rows found once ([`Self::cont_rows`]).
+    #[inline]
+    fn quiet_history_in(&self, pos: &P, m: Move, rows: &[Option<usize>; 2]) -> i32 {
         let h = self.w.history[self.history_index(pos, m)];
-        if !self.f.on.cont_history {
+        if rows.iter().all(Option::is_none) {
             return h;
         }
-        let cont: i32 =
-            self.cont_slots(pos, self.piece_to(pos, m), ply).iter().flatten().map(|&i| i32::from(self.w.cont[i])).sum();
+        let cur = self.piece_to(pos, m);
+        let cont: i32 = rows.iter().flatten().map(|&r| i32::from(self.w.cont[r + cur])).sum();
         h + cont * self.margin(margin::CONT_WEIGHT) / 100
     }
 
-    /// Gives ordering scores to the moves from `base` on.
+    /// Gives ordering scores to the moves from `base` on; a quiet move's history is left
+    /// [`PENDING`] (the picker scores them when it first reaches one: most nodes end before).
     fn score_moves(&mut self, pos: &P, base: usize, tt_move: Option<Move>, ply: usize) {
         let killers = if self.f.on.killers { self.w.killers[ply] } else { [None; 2] };
         let use_history = self.f.on.history;
@@ -368,11 +386,21 @@ impl<P: Position> Searcher<'_, P> {
             } else if killers[1] == Some(m) {
                 1 << 27
             } else if use_history {
-                self.quiet_history(pos, m, ply)
+                PENDING
             } else {
                 0
             };
             self.moves[i].score = s;
+        }
+    }
+
+    /// Scores the [`PENDING`] quiet moves from `from` on by their history.
+    fn score_quiets(&mut self, pos: &P, from: usize, ply: usize) {
+        let rows = self.cont_rows(pos, ply);
+        for i in from..self.moves.len() {
+            if self.moves[i].score == PENDING {
+                self.moves[i].score = self.quiet_history_in(pos, self.moves[i].m, &rows);
+            }
         }
     }
 
@@ -431,10 +459,17 @@ impl<P: Position> Searcher<'_, P> {
     }
 
     /// [`Self::pick`], but a capture that loses material by SEE is first moved behind the quiet
-    /// moves (SEE is computed only when such a capture comes up).
-    fn pick_main(&mut self, pos: &P, i: usize, tt_move: Option<Move>) -> Scored {
+    /// moves (SEE is computed only when such a capture comes up), and the quiet moves are scored
+    /// by their history when the first of them comes up ([`PENDING`]).
+    fn pick_main(&mut self, pos: &P, i: usize, tt_move: Option<Move>, ply: usize) -> Scored {
         loop {
-            let e = self.pick(i);
+            let best = self.best_from(i);
+            if self.moves[best].score == PENDING {
+                self.score_quiets(pos, i, ply);
+                continue;
+            }
+            self.moves.swap(i, best);
+            let e = self.moves[i];
             if e.gain == QUIET || e.score < 1 << 28 || Some(e.m) == tt_move {
                 return e;
             }
@@ -448,15 +483,21 @@ impl<P: Position> Searcher<'_, P> {
 
     /// Swaps the best-scored move from `i` on into `i` and returns it.
     fn pick(&mut self, i: usize) -> Scored {
-        let rest = &mut self.moves[i..];
+        let best = self.best_from(i);
+        self.moves.swap(i, best);
+        self.moves[i]
+    }
+
+    /// The index of the best-scored move from `i` on (the first of equals).
+    fn best_from(&self, i: usize) -> usize {
+        let rest = &self.moves[i..];
         let (mut best, mut top) = (0, rest[0].score);
         for (j, e) in rest.iter().enumerate().skip(1) {
             if e.score > top {
                 (best, top) = (j, e.score);
             }
         }
-        rest.swap(0, best);
-        rest[0]
+        i + best
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -491,6 +532,7 @@ impl<P: Position> Searcher<'_, P> {
         generate(pos, &mut self.moves);
         let tt_move = self.sh.tt.probe(pos.hash()).and_then(|h| h.mv);
         self.score_moves(pos, base, tt_move, 0);
+        self.score_quiets(pos, base, 0);
         // Stable sort: equal scores keep generation order, so the order is reproducible.
         let mut scored: Vec<Scored> = self.moves.drain(base..).collect();
         scored.sort_by_key(|e| std::cmp::Reverse(e.score));
@@ -847,7 +889,7 @@ impl<P: Position> Searcher<'_, P> {
         };
         let see_prune = self.f.on.see_pruning && ply > 0 && !in_check && depth <= self.margin(margin::SEE_DEPTH);
         for i in 0..n {
-            let Scored { m, gain, .. } = self.pick_main(pos, base + i, tt_move);
+            let Scored { m, gain, .. } = self.pick_main(pos, base + i, tt_move, ply);
             let quiet = gain == QUIET;
             let mut next = pos.clone();
             next.play_unchecked(m);
