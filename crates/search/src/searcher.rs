@@ -225,6 +225,13 @@ const QUIET: i32 = i32::MIN;
 /// above every history score and every capture that loses material.
 const PENDING: i32 = 1 << 26;
 
+impl Scored {
+    /// A quiet move still waiting for its history score ([`PENDING`]).
+    fn is_pending(&self) -> bool {
+        self.score == PENDING && self.gain == QUIET
+    }
+}
+
 /// Appends the legal moves of `pos` to `out`.
 fn generate<P: Position>(pos: &P, out: &mut Vec<Scored>) {
     generate_some(pos, out, false);
@@ -325,9 +332,10 @@ impl<P: Position> Searcher<'_, P> {
         pos.piece_at(m.from()).map_or(0, |p| p.role.index()) * self.sh.cells + m.to().index()
     }
 
-    /// The continuation-history slots of a quiet move `cur` at `ply` (after the moves one and two
-    /// plies back, where there were such moves).
-    fn cont_slots(&self, pos: &P, cur: usize, ply: usize) -> [Option<usize>; 2] {
+    /// Where the continuation-history rows of a quiet move at `ply` begin: one per move one and
+    /// two plies back (`None` where there was none, or with the switch off). A move's slot in
+    /// row `r` is `r + piece_to` ([`crate::state::Worker::cont_index`] with `cur` 0).
+    fn cont_rows(&self, pos: &P, ply: usize) -> [Option<usize>; 2] {
         let stm = pos.turn().index();
         let mut out = [None; 2];
         if !self.f.on.cont_history {
@@ -337,7 +345,7 @@ impl<P: Position> Searcher<'_, P> {
             if ply > k {
                 let prev = self.frames[ply - 1 - k].moved;
                 if prev != NO_MOVE {
-                    *slot = Some(self.w.cont_index(k, stm, prev, cur));
+                    *slot = Some(self.w.cont_index(k, stm, prev, 0));
                 }
             }
         }
@@ -347,13 +355,6 @@ impl<P: Position> Searcher<'_, P> {
     /// A quiet move's history: the butterfly table's, plus the continuation history's weighted.
     fn quiet_history(&self, pos: &P, m: Move, ply: usize) -> i32 {
         self.quiet_history_in(pos, m, &self.cont_rows(pos, ply))
-    }
-
-    /// Where the continuation-history rows of a quiet move at `ply` begin: one per move one and
-    /// two plies back (`None` where there was none, or with the switch off). A move's slot in
-    /// row `r` is `r + piece_to`.
-    fn cont_rows(&self, pos: &P, ply: usize) -> [Option<usize>; 2] {
-        self.cont_slots(pos, 0, ply)
     }
 
     /// [`Self::quiet_history`] with the node's rows found once ([`Self::cont_rows`]).
@@ -398,7 +399,7 @@ impl<P: Position> Searcher<'_, P> {
     fn score_quiets(&mut self, pos: &P, from: usize, ply: usize) {
         let rows = self.cont_rows(pos, ply);
         for i in from..self.moves.len() {
-            if self.moves[i].score == PENDING {
+            if self.moves[i].is_pending() {
                 self.moves[i].score = self.quiet_history_in(pos, self.moves[i].m, &rows);
             }
         }
@@ -464,7 +465,7 @@ impl<P: Position> Searcher<'_, P> {
     fn pick_main(&mut self, pos: &P, i: usize, tt_move: Option<Move>, ply: usize) -> Scored {
         loop {
             let best = self.best_from(i);
-            if self.moves[best].score == PENDING {
+            if self.moves[best].is_pending() {
                 self.score_quiets(pos, i, ply);
                 continue;
             }
@@ -1057,7 +1058,8 @@ impl<P: Position> Searcher<'_, P> {
     /// Adds `bonus` (a malus when negative) to a quiet move's continuation history, with the
     /// history's gravity (entries stay within ±16,384).
     fn reward_cont(&mut self, pos: &P, m: Move, bonus: i32, ply: usize) {
-        for i in self.cont_slots(pos, self.piece_to(pos, m), ply).into_iter().flatten() {
+        let cur = self.piece_to(pos, m);
+        for i in self.cont_rows(pos, ply).into_iter().flatten().map(|r| r + cur) {
             let h = i32::from(self.w.cont[i]);
             let v = h + bonus - h * bonus.abs() / 16_384;
             self.w.cont[i] = i16::try_from(v.clamp(-16_384, 16_384)).unwrap_or(0);
