@@ -219,6 +219,10 @@ impl<const L: usize> Position for Board<L> {
         }
     }
 
+    fn may_capture_on(&self, c: Cell) -> bool {
+        self.is_attacked(c, self.turn, self.occupied())
+    }
+
     fn pieces_of(&self, color: Color) -> Bitboard<L> {
         self.placed.by_color[color]
     }

@@ -176,6 +176,13 @@ pub trait Position: Clone + Send + Sync + 'static + fmt::Debug {
     /// they capture on; no transfer between levels), own pieces' cells included; empty for an
     /// empty cell. What the evaluation counts as mobility and as attacks near a king.
     fn attacks(&self, cell: Cell) -> Self::Cells;
+    /// Whether the side to move might capture on `cell`: `false` only when none of its moves can
+    /// (pins and checks aside). A shortcut for callers that would otherwise generate the moves to
+    /// `cell`; the default, `true`, is always sound.
+    fn may_capture_on(&self, cell: Cell) -> bool {
+        let _ = cell;
+        true
+    }
     /// The cells of `color`'s pieces.
     fn pieces_of(&self, color: Color) -> Self::Cells;
     /// The cells of `color`'s pieces of `role`.

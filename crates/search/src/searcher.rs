@@ -5,7 +5,7 @@
 use crate::eval::{Eval, Stack};
 use crate::limits::TimeBounds;
 use crate::score::{INF, MATE, MATE_BOUND};
-use crate::see::see;
+use crate::see::{see, see_played};
 use crate::state::{Request, Shared, Worker, MAX_PLY};
 use crate::tt::{Bound, Hit};
 use crate::{margin, Limits, Report, Score, SearchConfig, Switches};
@@ -898,7 +898,11 @@ impl<P: Position> Searcher<'_, P> {
             if quiet && !gives_check && searched > 0 && best > -MATE_BOUND && (futile || i >= lmp_limit) {
                 continue;
             }
-            if see_prune && searched > 0 && best > -MATE_BOUND && self.see_prunes(pos, m, gain, gives_check, depth) {
+            if see_prune
+                && searched > 0
+                && best > -MATE_BOUND
+                && self.see_prunes(pos, &next, m, gain, gives_check, depth)
+            {
                 continue;
             }
             let hp = self.margin(margin::HISTORY_PRUNE);
@@ -920,7 +924,8 @@ impl<P: Position> Searcher<'_, P> {
                 self.f.on.check_extension
                     && gives_check
                     && p < 2 * self.root_depth
-                    && !(self.f.on.check_see && see(pos, m, |r| self.sh.evaluator.value(r), KING_VALUE) < 0),
+                    && !(self.f.on.check_see
+                        && see_played(pos, &next, m, |r| self.sh.evaluator.value(r), KING_VALUE) < 0),
             );
             let new_depth = depth - 1 + ext;
             self.path.push(next.hash());
@@ -1068,19 +1073,24 @@ impl<P: Position> Searcher<'_, P> {
 
     /// SEE pruning near the horizon: a quiet move that loses more than `see_quiet_margin` a
     /// depth, or a capture more than `see_capture_margin` a depth squared.
-    fn see_prunes(&self, pos: &P, m: Move, gain: i32, gives_check: bool, depth: i32) -> bool {
+    fn see_prunes(&self, pos: &P, next: &P, m: Move, gain: i32, gives_check: bool, depth: i32) -> bool {
         let threshold = if gain == QUIET {
             if gives_check {
                 return false;
             }
-            -self.margin(margin::SEE_QUIET_MARGIN) * depth
+            // A quiet move loses at most the piece moved.
+            let threshold = -self.margin(margin::SEE_QUIET_MARGIN) * depth;
+            if -self.attacker_value(pos, m) >= threshold {
+                return false;
+            }
+            threshold
         } else {
             if m.promotion().is_some() || self.attacker_value(pos, m) <= gain {
                 return false;
             }
             -self.margin(margin::SEE_CAPTURE_MARGIN) * depth * depth
         };
-        see(pos, m, |r| self.sh.evaluator.value(r), KING_VALUE) < threshold
+        see_played(pos, next, m, |r| self.sh.evaluator.value(r), KING_VALUE) < threshold
     }
 
     /// The quiescence search of `pos` with an open window, `None` if it was stopped.
