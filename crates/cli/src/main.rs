@@ -56,6 +56,9 @@ enum Command {
     /// What data files hold: header, counts, and (--positions) every position.
     Data(cmd::data::Args),
     /// Tune numeric parameters (search margins, evaluation keys) by play: SPSA.
+    ///
+    /// Each `--param NAME=start,min,max,step` is tuned (`step`: the last iteration's perturbation);
+    /// a `--param KEY=VALUE` with one value sets that key for both sides.
     Spsa(cmd::spsa::Args),
     /// Train a neural evaluation for a rule set from data files (on the CPU).
     Train(cmd::train::Args),
@@ -127,5 +130,16 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every command's flags are well formed (unique names, valid defaults): clap checks this only
+    /// in debug builds and only for the command a user runs, so a flaw in one would otherwise
+    /// surface as a panic there.
+    #[test]
+    fn every_command_s_flags_are_well_formed() {
+        <super::Cli as clap::CommandFactory>::command().debug_assert();
     }
 }

@@ -147,3 +147,41 @@ fn a_user_defined_rule_set_is_tuned_once_per_rule_file() {
     assert_ne!(settings(&m1), settings(&m3));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn the_file_spsa_writes_names_what_it_tuned_keeps_what_it_fixed_and_loads() {
+    let d = tmp("spsa");
+    let out = d.join("fide-spsa.params");
+    let (ok, stdout, stderr) = run(&[
+        "spsa",
+        "-v",
+        "fide",
+        "--param",
+        "rook_open=10,0,40,4",
+        "--param",
+        "search.rfp_margin=100,10,400,15",
+        "--param",
+        "tempo=7",
+        "--games",
+        "4",
+        "--nodes",
+        "100",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        s(&out),
+    ]);
+    assert!(ok, "spsa failed: {stderr}");
+    assert!(stdout.contains("wrote"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("# rook_open, search.rfp_margin of fide"), "{first}");
+    assert!(text.lines().any(|l| l.starts_with("rook_open.mg = ")), "{text}");
+    // A --param with one value is held fixed: the engine's, not a tuned one.
+    assert!(text.lines().any(|l| l == "tempo = 7"), "{text}");
+    assert!(!first.contains("tempo"), "{first}");
+    // The engine reads the file back.
+    let (ok, _, stderr) = run(&["bench", "--only", "fide", "-d", "2", "--params", s(&out)]);
+    assert!(ok, "--params refused the file spsa wrote: {stderr}");
+}

@@ -17,10 +17,6 @@ pub struct Args {
     /// Variant: malka, traditional, fide, air-attack, or rules:FILE.
     #[arg(long, short, default_value = "malka")]
     pub variant: VariantArg,
-    /// A parameter to tune, `NAME=start,min,max,step` (repeatable): a search key such as
-    /// `search.rfp_margin`, or an evaluation key; `step` is the last iteration's perturbation.
-    #[arg(long = "param", value_name = "NAME=START,MIN,MAX,STEP", required = true)]
-    pub params: Vec<Param>,
     /// Games in all (two an iteration for each --pairs).
     #[arg(long, default_value_t = 2000)]
     pub games: u64,
@@ -57,9 +53,26 @@ pub struct Args {
     /// No progress lines.
     #[arg(long, short)]
     pub quiet: bool,
-    /// The engine both sides start from.
+    /// The engine both sides start from. Its `--param` is also the list to tune: a value
+    /// `start,min,max,step` tunes that key (a search key such as `search.rfp_margin`, or an
+    /// evaluation key; `step` is the last iteration's perturbation), a single value sets it.
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+impl Args {
+    /// The parameters to tune (the `--param` values with commas), and the engine with the other
+    /// `--param` values alone.
+    fn split(&self) -> Result<(Vec<Param>, EngineArgs)> {
+        let (tuned, fixed): (Vec<&String>, Vec<&String>) = self.engine.param.iter().partition(|p| p.contains(','));
+        let tuned =
+            tuned.into_iter().map(|p| p.parse::<Param>().map_err(anyhow::Error::msg)).collect::<Result<Vec<_>>>()?;
+        if tuned.is_empty() {
+            bail!("give a parameter to tune: --param NAME=start,min,max,step");
+        }
+        let engine = EngineArgs { param: fixed.into_iter().cloned().collect(), ..self.engine.clone() };
+        Ok((tuned, engine))
+    }
 }
 
 struct Run<'a>(&'a Args);
@@ -68,8 +81,9 @@ impl WithPosition for Run<'_> {
     type Output = Result<()>;
     fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.0;
-        let base = a.engine.config(rules.name())?;
-        check(&base, &a.params).map_err(anyhow::Error::msg)?;
+        let (tuned, engine) = a.split()?;
+        let base = engine.config(rules.name())?;
+        check(&base, &tuned).map_err(anyhow::Error::msg)?;
         let limits = a.nodes.map_or_else(Limits::default, Limits::nodes);
         let threads = if a.threads == 0 {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
@@ -95,10 +109,9 @@ impl WithPosition for Run<'_> {
         let state = a.state.clone().unwrap_or_else(|| a.out.with_extension("spsa"));
         let _run = crate::interrupt::run()?;
         let mut progress = crate::progress::Progress::new(settings.iterations, 0, "iterations", a.quiet);
-        let names: Vec<&str> = a.params.iter().map(|p| p.name.as_str()).collect();
-        let mut objective =
-            GameObjective::<P> { rules, games: &games, params: &a.params, halt: &crate::interrupt::STOP };
-        let result = spsa::run(&a.params, &settings, &state, &mut objective, &crate::interrupt::STOP, &mut |s| {
+        let names: Vec<&str> = tuned.iter().map(|p| p.name.as_str()).collect();
+        let mut objective = GameObjective::<P> { rules, games: &games, params: &tuned, halt: &crate::interrupt::STOP };
+        let result = spsa::run(&tuned, &settings, &state, &mut objective, &crate::interrupt::STOP, &mut |s| {
             let values: Vec<String> = names.iter().zip(&s.theta).map(|(n, v)| format!("{n}={v:.1}")).collect();
             let last: f64 = s.results.iter().rev().take(100).sum();
             progress.inc(1);
@@ -114,13 +127,13 @@ impl WithPosition for Run<'_> {
         };
         let command = std::env::args().collect::<Vec<_>>().join(" ");
         let header = vec![
-            format!("search constants of {} (rules {}), tuned by stackchess spsa", rules.name(), rules.id()),
+            format!("{} of {} (rules {}), tuned by stackchess spsa", names.join(", "), rules.name(), rules.id()),
             format!("command: {command}"),
             format!("{} iterations of {} game pairs, state in {}", s.iteration, a.pairs, state.display()),
         ];
-        std::fs::write(&a.out, params_file(&base, &a.params, &s.theta, &header))
+        std::fs::write(&a.out, params_file(&base, &tuned, &s.theta, &header))
             .with_context(|| format!("writing {}", a.out.display()))?;
-        for (p, v) in a.params.iter().zip(&s.theta) {
+        for (p, v) in tuned.iter().zip(&s.theta) {
             println!("{:<28} {:>8} -> {:>8.1}", p.name, p.start, v);
         }
         println!("wrote {}", a.out.display());
