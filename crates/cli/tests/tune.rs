@@ -185,3 +185,14 @@ fn the_file_spsa_writes_names_what_it_tuned_keeps_what_it_fixed_and_loads() {
     let (ok, _, stderr) = run(&["bench", "--only", "fide", "-d", "2", "--params", s(&out)]);
     assert!(ok, "--params refused the file spsa wrote: {stderr}");
 }
+
+#[test]
+fn spsa_without_a_parameter_to_tune_is_refused() {
+    let d = tmp("spsa-none");
+    let out = d.join("none.params");
+    let (ok, _, stderr) =
+        run(&["spsa", "-v", "fide", "--param", "tempo=7", "--games", "2", "--nodes", "50", "--out", s(&out)]);
+    assert!(!ok, "spsa ran with nothing to tune");
+    assert!(stderr.contains("give a parameter to tune: --param NAME=start,min,max,step"), "{stderr}");
+    assert!(!out.exists());
+}
