@@ -924,8 +924,7 @@ impl<P: Position> Searcher<'_, P> {
                 self.f.on.check_extension
                     && gives_check
                     && p < 2 * self.root_depth
-                    && !(self.f.on.check_see
-                        && see_played(pos, &next, m, |r| self.sh.evaluator.value(r), KING_VALUE) < 0),
+                    && !(self.f.on.check_see && self.see_after(pos, &next, m) < 0),
             );
             let new_depth = depth - 1 + ext;
             self.path.push(next.hash());
@@ -1090,7 +1089,12 @@ impl<P: Position> Searcher<'_, P> {
             }
             -self.margin(margin::SEE_CAPTURE_MARGIN) * depth * depth
         };
-        see_played(pos, next, m, |r| self.sh.evaluator.value(r), KING_VALUE) < threshold
+        self.see_after(pos, next, m) < threshold
+    }
+
+    /// The exchange value of `m` in `pos`, `next` being the position after it.
+    fn see_after(&self, pos: &P, next: &P, m: Move) -> i32 {
+        see_played(pos, next, m, |r| self.sh.evaluator.value(r), KING_VALUE)
     }
 
     /// The quiescence search of `pos` with an open window, `None` if it was stopped.

@@ -16,15 +16,23 @@ pub(crate) fn see<P: Position>(pos: &P, m: Move, value: impl Fn(Role) -> i32, ki
 /// capture on is worth what it takes, found without generating moves.
 pub(crate) fn see_played<P: Position>(pos: &P, after: &P, m: Move, value: impl Fn(Role) -> i32, king: i32) -> i32 {
     if !after.may_capture_on(m.to()) {
-        let worth = |r: Role| if r == Role::King { king } else { value(r) };
-        return pos.captured(m).map_or(0, worth);
+        return pos.captured(m).map_or(0, |r| worth(&value, king, r));
     }
     exchange(pos, after, m, value, king)
 }
 
+/// What a piece of role `r` is worth to the exchange.
+fn worth(value: &impl Fn(Role) -> i32, king: i32, r: Role) -> i32 {
+    if r == Role::King {
+        king
+    } else {
+        value(r)
+    }
+}
+
 /// [`see_played`] by the legal moves to the cell alone.
 fn exchange<P: Position>(pos: &P, after: &P, m: Move, value: impl Fn(Role) -> i32, king: i32) -> i32 {
-    let worth = |r: Role| if r == Role::King { king } else { value(r) };
+    let worth = |r: Role| worth(&value, king, r);
     let target = m.to();
     let mut gains = [0i32; 40];
     gains[0] = pos.captured(m).map_or(0, &worth);
