@@ -73,6 +73,9 @@ pub struct Switches {
     pub tt_eval: bool,
     /// Check extension only for checks that do not lose material by static exchange.
     pub check_see: bool,
+    /// Correction history: the static score corrected by how searches of positions with the same
+    /// pawns differed from it.
+    pub corr_history: bool,
 }
 
 /// A feature switch: its key (`search.<name>`), its short name in [`SearchConfig::describe`],
@@ -112,7 +115,7 @@ macro_rules! switch {
 impl SearchConfig {
     /// Every feature switch, in the order [`SearchConfig::describe`] lists them: the one table
     /// that setting, describing and listing the switches read.
-    pub const SWITCHES: [Switch; 19] = [
+    pub const SWITCHES: [Switch; 20] = [
         switch!(pvs, "pvs", "principal variation search"),
         switch!(aspiration, "asp", "aspiration windows from depth 4"),
         switch!(null_move, "nmp", "null-move pruning"),
@@ -132,6 +135,7 @@ impl SearchConfig {
         switch!(capture_history, "capthist", "capture history in the order of captures", false),
         switch!(tt_eval, "tteval", "the table's score as the static score for pruning", false),
         switch!(check_see, "checksee", "check extension only for checks that keep material by SEE", false),
+        switch!(corr_history, "corrhist", "the static score corrected by searches of the same pawns", false),
     ];
 
     /// The full engine with the evaluation `eval`, with a 16 MiB table.
@@ -174,6 +178,7 @@ impl SearchConfig {
                 capture_history: false,
                 tt_eval: false,
                 check_see: false,
+                corr_history: false,
             },
             margins: Margins::default(),
             eval,

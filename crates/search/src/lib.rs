@@ -9,6 +9,7 @@
 
 mod bench;
 mod config;
+mod correction;
 mod engine;
 mod epd;
 mod eval;

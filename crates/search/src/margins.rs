@@ -22,7 +22,7 @@ const fn m(name: &'static str, default: i32, range: (i32, i32), doc: &'static st
 }
 
 /// Every tunable constant, in the order of [`Margins`]' values.
-pub const MARGINS: [Margin; 32] = [
+pub const MARGINS: [Margin; 36] = [
     m("rfp_margin", 100, (10, 400), "reverse futility: centipawns a depth above beta that return the static score"),
     m("rfp_depth", 3, (1, 10), "reverse futility: the deepest depth it applies at"),
     m(
@@ -70,6 +70,15 @@ pub const MARGINS: [Margin; 32] = [
         (0, 2000),
         "null move: a ply more reduction per this many centipawns above beta, up to 3 (0: off)",
     ),
+    m("corr_weight", 100, (0, 400), "correction history: the share of its correction applied, in hundredths"),
+    m("corr_max", 64, (1, 512), "correction history: the largest correction, in centipawns"),
+    m(
+        "history_scale",
+        1,
+        (1, 256),
+        "history: a cutoff's bonus (and the malus of the quiets before it) per depth squared",
+    ),
+    m("history_max", 400, (1, 16_384), "history: the largest bonus"),
 ];
 
 /// The constants' values, in [`MARGINS`] order.
@@ -117,6 +126,10 @@ pub mod at {
     pub const LMR_CUT: usize = 29;
     pub const RFP_IMPROVING: usize = 30;
     pub const NMP_EVAL: usize = 31;
+    pub const CORR_WEIGHT: usize = 32;
+    pub const CORR_MAX: usize = 33;
+    pub const HISTORY_SCALE: usize = 34;
+    pub const HISTORY_MAX: usize = 35;
 }
 
 impl Margins {
@@ -197,6 +210,10 @@ mod tests {
             (at::LMR_CUT, "lmr_cut"),
             (at::RFP_IMPROVING, "rfp_improving"),
             (at::NMP_EVAL, "nmp_eval"),
+            (at::CORR_WEIGHT, "corr_weight"),
+            (at::CORR_MAX, "corr_max"),
+            (at::HISTORY_SCALE, "history_scale"),
+            (at::HISTORY_MAX, "history_max"),
         ];
         for (i, name) in names {
             assert_eq!(MARGINS[i].name, name);

@@ -2,6 +2,7 @@
 //! windows, `MultiPV` at the root, null-move pruning, late move reductions, check extension and a
 //! quiescence search.
 
+use crate::correction;
 use crate::eval::{Eval, Stack};
 use crate::limits::TimeBounds;
 use crate::score::{INF, MATE, MATE_BOUND};
@@ -779,8 +780,11 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         let cfg_rfp = self.f.on.rfp;
-        let ev = if in_check { None } else { Some(self.eval(pos, ply)) };
-        let static_eval = ev.map_or(-INF, |e| e.score);
+        let corr = (self.f.on.corr_history && !in_check).then(|| correction::slot(pos));
+        let raw = if in_check { None } else { Some(self.eval(pos, ply)) };
+        let ev = raw.map(|e| self.corrected(e, corr));
+        let corrected_eval = ev.map_or(-INF, |e| e.score);
+        let static_eval = corrected_eval;
         self.frames[ply].eval = ev.map_or(NONE, |e| e.score);
         // Improving: the static score is above the one of the side's previous move (or that one
         // is unknown); never in check.
@@ -868,6 +872,7 @@ impl<P: Position> Searcher<'_, P> {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        let mut best_quiet = true;
         let mut searched = 0;
         let mut quiets: [Option<Move>; 32] = [None; 32];
         let mut nquiets = 0;
@@ -985,6 +990,7 @@ impl<P: Position> Searcher<'_, P> {
                 if score > alpha {
                     alpha = score;
                     best_move = Some(m);
+                    best_quiet = quiet;
                     self.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
@@ -1012,8 +1018,21 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         self.moves.truncate(base);
-        self.sh.tt.store(key, best_move, to_tt(best, ply), depth, Bound::of(best, alpha_orig, beta), self.f.exact);
+        let bound = Bound::of(best, alpha_orig, beta);
+        if let (Some(slot), Some(raw), true) = (corr, raw, best_quiet) {
+            let max = self.margin(margin::CORR_MAX);
+            correction::learn(&mut self.w.corr[slot], raw.score, corrected_eval, best, bound, depth, max);
+        }
+        self.sh.tt.store(key, best_move, to_tt(best, ply), depth, bound, self.f.exact);
         best
+    }
+
+    /// The static score with the correction history's (`slot` none: unchanged).
+    fn corrected(&self, mut e: Eval, slot: Option<usize>) -> Eval {
+        if let Some(slot) = slot {
+            e.score = correction::apply(self.w.corr[slot], self.margin(margin::CORR_WEIGHT), e.score);
+        }
+        e
     }
 
     /// The score the prunings use: the static one, or (with `tt_eval`) the table's where its
@@ -1041,7 +1060,7 @@ impl<P: Position> Searcher<'_, P> {
             self.w.killers[ply][0] = Some(m);
         }
         if self.f.on.history {
-            let bonus = (depth * depth).min(400);
+            let bonus = (self.margin(margin::HISTORY_SCALE) * depth * depth).min(self.margin(margin::HISTORY_MAX));
             let i = self.history_index(pos, m);
             let h = &mut self.w.history[i];
             *h += bonus - *h * bonus / 16_384;
@@ -1147,7 +1166,9 @@ impl<P: Position> Searcher<'_, P> {
         let mut best = -INF;
         let mut stand = -INF;
         if !in_check {
-            stand = self.eval(pos, ply).score;
+            let corr = self.f.on.corr_history.then(|| correction::slot(pos));
+            let e = self.eval(pos, ply);
+            stand = self.corrected(e, corr).score;
             if stand >= beta {
                 return stand;
             }

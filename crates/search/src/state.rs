@@ -35,6 +35,8 @@ pub(crate) struct Worker {
     pub cont: Vec<i16>,
     /// Capture history: by the side to move, the capture's (role, target) and the captured role.
     pub capt: Vec<i16>,
+    /// Correction history ([`crate::correction`]): by the side to move and the pawns' key.
+    pub corr: Vec<i32>,
     /// Roles times cells: the number of (role, target) pairs.
     pieces: usize,
 }
@@ -47,6 +49,7 @@ impl Worker {
             history: vec![0; 2 * cells * cells],
             cont: if cont { vec![0; 4 * pieces * pieces] } else { Vec::new() },
             capt: vec![0; 2 * pieces * 6],
+            corr: vec![0; 2 * crate::correction::SIZE],
             pieces,
         }
     }
@@ -67,6 +70,7 @@ impl Worker {
 
     pub(crate) fn clear(&mut self) {
         self.capt.iter_mut().for_each(|h| *h = 0);
+        self.corr.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
         self.cont.iter_mut().for_each(|h| *h = 0);

@@ -30,3 +30,35 @@ fn preset(name: &str) -> EvalParams {
     let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
     EvalParams::parse(v.eval_params().expect("a preset")).expect("a valid preset")
 }
+
+/// The nodes and best move of a depth-`depth` search of `rules`' start position with `settings`
+/// on top of the full engine.
+fn nodes_with<P: Position>(rules: P::Rules, depth: u32, settings: &[&str]) -> (u64, String) {
+    let mut c = SearchConfig::full(preset(rules.name()));
+    for s in settings {
+        c.set_pair(s).expect("a known setting");
+    }
+    let mut e = Engine::<P>::new(rules, c);
+    let stop = AtomicBool::new(false);
+    let pos = rules.startpos();
+    let r = e.search(&pos, &[], &Limits::depth(depth), &stop, &mut |_| {});
+    (r.nodes, stackchess_core::coord::<P>(r.best_move().expect("a move")))
+}
+
+#[test]
+fn correction_history_changes_the_tree_and_repeats() {
+    // With the switch on, the static scores the prunings see move with what the searches found,
+    // so the same search visits another number of nodes; run twice, it visits the same ones.
+    let malka = stackchess_variants::malka::rules();
+    let on = nodes_with::<Malka>(malka, 5, &["search.corr_history=true"]);
+    assert_eq!(on, nodes_with::<Malka>(malka, 5, &["search.corr_history=true"]));
+    assert_ne!(on.0, nodes_with::<Malka>(malka, 5, &[]).0);
+    // A correction of weight 0 is none: the tree of the switch off.
+    let off = nodes_with::<Fide>(stackchess_variants::traditional::fide_rules(), 6, &[]);
+    let zero = nodes_with::<Fide>(
+        stackchess_variants::traditional::fide_rules(),
+        6,
+        &["search.corr_history=true", "search.corr_weight=0"],
+    );
+    assert_eq!(off, zero);
+}
