@@ -783,8 +783,9 @@ impl<P: Position> Searcher<'_, P> {
         let corr = (self.f.on.corr_history && !in_check).then(|| correction::slot(pos));
         let raw = if in_check { None } else { Some(self.eval(pos, ply)) };
         let ev = raw.map(|e| self.corrected(e, corr));
-        let corrected_eval = ev.map_or(-INF, |e| e.score);
-        let static_eval = corrected_eval;
+        let static_eval = ev.map_or(-INF, |e| e.score);
+        // The corrected score before the table's refines it: what the correction history learns against.
+        let corrected_eval = static_eval;
         self.frames[ply].eval = ev.map_or(NONE, |e| e.score);
         // Improving: the static score is above the one of the side's previous move (or that one
         // is unknown); never in check.
@@ -872,6 +873,8 @@ impl<P: Position> Searcher<'_, P> {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        // Whether the best move is quiet (true while none raised alpha: a fail-low teaches the
+        // correction history too).
         let mut best_quiet = true;
         let mut searched = 0;
         let mut quiets: [Option<Move>; 32] = [None; 32];

@@ -62,3 +62,14 @@ fn correction_history_changes_the_tree_and_repeats() {
     );
     assert_eq!(off, zero);
 }
+
+#[test]
+fn the_history_bonus_margins_change_the_tree_and_default_to_today() {
+    // A larger bonus reorders quiet moves once the gravity or the reductions' history term tell
+    // apart what a plain scaling would not (a depth-8 fide search); the defaults spelt out are the
+    // search of no setting.
+    let fide = stackchess_variants::traditional::fide_rules();
+    let plain = nodes_with::<Fide>(fide, 8, &[]);
+    assert_eq!(plain, nodes_with::<Fide>(fide, 8, &["search.history_scale=1", "search.history_max=400"]));
+    assert_ne!(plain.0, nodes_with::<Fide>(fide, 8, &["search.history_scale=32", "search.history_max=1536"]).0);
+}
