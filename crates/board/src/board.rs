@@ -162,6 +162,10 @@ impl<const L: usize> Rules for &'static Tables<L> {
     fn draws(self) -> DrawRules {
         self.draws
     }
+
+    fn pawn_moves_reversible(self) -> bool {
+        self.pawn_moves_reversible
+    }
 }
 
 impl<const L: usize> Position for Board<L> {

@@ -55,16 +55,26 @@ impl<P: Position> Game<P> {
 }
 
 /// How often `pos` has occurred in a game whose positions had the Zobrist hashes `hashes`, oldest
-/// first, `pos`'s own last (this time included; only positions since the last capture or pawn
-/// move, with the same side to move, can repeat it).
+/// first, `pos`'s own last (this time included; only positions with the same side to move, and
+/// since the last capture or pawn move unless the rules let a pawn move be undone, can repeat it).
 ///
 /// # Panics
 /// If `hashes` is empty (it holds at least `pos`'s own).
 pub fn repetitions<P: Position>(pos: &P, hashes: &[u64]) -> usize {
     let h = pos.hash();
-    let window = (pos.halfmove_clock() as usize).min(hashes.len() - 1);
+    let window = repetition_window(pos, hashes.len() - 1);
     let n = hashes.len();
     hashes[n - 1 - window..].iter().rev().step_by(2).filter(|&&x| x == h).count()
+}
+
+/// How many of the `earlier` positions before `pos` might repeat it: those since the last capture
+/// or pawn move (the halfmove clock), or all of them where a pawn move may be undone.
+pub fn repetition_window<P: Position>(pos: &P, earlier: usize) -> usize {
+    if pos.rules().pawn_moves_reversible() {
+        earlier
+    } else {
+        (pos.halfmove_clock() as usize).min(earlier)
+    }
 }
 
 /// The outcome by the rules of `pos`, reached in a game whose positions had the hashes `hashes`

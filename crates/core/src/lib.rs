@@ -21,7 +21,7 @@ pub use by::{ByColor, ByRole, RoleSet, RoleSetIter};
 pub use cells::CellSet;
 pub use diagram::diagram;
 pub use error::{IllegalMove, LfenError, LfenField, ParseMoveError};
-pub use game::{outcome_in_game, repetitions, Game};
+pub use game::{outcome_in_game, repetition_window, repetitions, Game};
 pub use lfen::{parse_placement, split_lfen, write_lfen, LfenFields, LfenState};
 pub use mirror::Mirror;
 pub use mv::{Move, MoveKind, MoveList, MAX_MOVES};

@@ -124,6 +124,9 @@ pub trait Rules: Copy + Send + Sync + 'static + fmt::Debug + PartialEq {
     fn from_lfen(self, lfen: &str) -> Result<Self::Position, LfenError>;
     /// The draw rules.
     fn draws(self) -> DrawRules;
+    /// Whether a pawn move may be undone (Air Attack's transfers): a repetition may then reach
+    /// back past the last pawn move, which otherwise bounds it.
+    fn pawn_moves_reversible(self) -> bool;
 }
 
 /// A position under some rule set: placement, side to move, castling, en passant, clocks.

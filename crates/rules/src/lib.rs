@@ -284,6 +284,21 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
+    /// Whether a pawn move may be undone, so that a position from before it can come again:
+    /// with transfers (a pawn goes up and back down), or with steps that can return a pawn to a
+    /// cell it left. Counted conservatively: the steps are irreversible when some small weighting
+    /// of file, rank and level grows with every step (Malka's `[0,1,0]`, `[0,0,1]`, `[0,1,1]`
+    /// all gain rank + level). Repetition then looks further back than the last pawn move.
+    #[must_use]
+    pub fn pawn_moves_reversible(&self) -> bool {
+        let w = -2..=2i32;
+        let grows = |wf: i32, wr: i32, wl: i32| {
+            self.pawn.steps.iter().all(|d| wf * i32::from(d.df) + wr * i32::from(d.dr) + wl * i32::from(d.dl) > 0)
+        };
+        let monotone = w.clone().any(|wf| w.clone().any(|wr| w.clone().any(|wl| grows(wf, wr, wl))));
+        self.transfer.enabled || !monotone
+    }
+
     /// Reads a rule file. `base` gives the text of a built-in rule file by name (for `base = "..."`).
     ///
     /// # Errors

@@ -141,3 +141,19 @@ fn bad_files_name_the_key_and_line() {
         assert!(e.contains(want), "{text:?}\n  gave: {e}\n  want: {want}");
     }
 }
+
+/// Whether a pawn can come back to a cell it left decides how far back repetition looks.
+#[test]
+fn pawn_moves_are_reversible_only_where_a_pawn_can_return() {
+    for name in ["malka", "traditional", "fide"] {
+        assert!(!parse(&builtin(name).unwrap()).unwrap().pawn_moves_reversible(), "{name}");
+    }
+    // Air Attack's pawns transfer up and back down.
+    assert!(parse(&builtin("air-attack").unwrap()).unwrap().pawn_moves_reversible());
+    // Up a level and down again, without a rank.
+    let up_down = "name = \"x\"\nbase = \"malka\"\n[pawn]\nsteps = [[0, 1, 0], [0, 0, 1], [0, 0, -1]]\n";
+    assert!(parse(up_down).unwrap().pawn_moves_reversible());
+    // Sideways one way only still never returns.
+    let sideways = "name = \"x\"\nbase = \"malka\"\n[pawn]\nsteps = [[0, 1, 0], [1, 0, 0]]\n";
+    assert!(!parse(sideways).unwrap().pawn_moves_reversible());
+}

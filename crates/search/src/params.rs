@@ -207,6 +207,8 @@ pub struct SingleDef {
     pub key: &'static str,
     /// Whether format-1 files give it.
     pub legacy: bool,
+    /// Whether format-2 files may leave it out (a key added after them: its default).
+    pub optional: bool,
     /// The values a file may give.
     pub range: (i32, i32),
     /// The generic default.
@@ -219,9 +221,13 @@ pub struct SingleDef {
 
 macro_rules! single {
     ($key:literal, $field:ident, $legacy:expr, $range:expr, $default:expr, $doc:literal) => {
+        single!($key, $field, $legacy, false, $range, $default, $doc)
+    };
+    ($key:literal, $field:ident, $legacy:expr, $optional:expr, $range:expr, $default:expr, $doc:literal) => {
         SingleDef {
             key: $key,
             legacy: $legacy,
+            optional: $optional,
             range: $range,
             default: $default,
             doc: $doc,
@@ -232,12 +238,13 @@ macro_rules! single {
 }
 
 /// The single-valued parameters, in key order.
-pub const SINGLES: [SingleDef; 5] = [
+pub const SINGLES: [SingleDef; 6] = [
     single!("tempo", tempo, true, (-200, 200), 10, "for the side to move"),
     single!("mopup", mopup, true, (0, 500), 5, "guidance, one side a rook ahead and the other without pawns: per half step the losing king stands from the centre (never fitted)"),
     single!("mopup_kings", mopup_kings, true, (0, 500), 10, "guidance: per king step the winning king stands nearer the losing one (never fitted)"),
     single!("scale.drawish", scale_drawish, false, (0, 64), 64, "64ths of the score kept when the side ahead has no pawn and leads by a bishop or less"),
     single!("mobility", mobility, true, (-100, 100), 0, "per legal move more than the opponent, out of check (costs two move generations; 0 = off)"),
+    single!("drawish.rook", drawish_rook, false, true, (0, 1), 0, "1: a side ahead with no pawn and a lone rook also takes scale.drawish (where K+R cannot mate K; never fitted)"),
 ];
 
 /// All evaluation parameters, in centipawns.
@@ -257,6 +264,8 @@ pub struct EvalParams {
     pub scale_drawish: i32,
     /// `mobility` (legal moves).
     pub mobility: i32,
+    /// `drawish.rook`: 1 where a lone rook cannot mate.
+    pub drawish_rook: i32,
 }
 
 /// The generic base: the standard chess values, for any rule set without a preset of its own.
@@ -270,6 +279,7 @@ impl Default for EvalParams {
             mopup_kings: 0,
             scale_drawish: 0,
             mobility: 0,
+            drawish_rook: 0,
         };
         for (i, d) in TERMS.iter().enumerate() {
             (p.mg[i], p.eg[i]) = d.default;
@@ -631,7 +641,7 @@ fn missing_keys(format: u32, seen: &[(String, usize, Slot)]) -> Vec<String> {
         }
     }
     for (j, s) in SINGLES.iter().enumerate() {
-        if (format == 2 || s.legacy) && !given(Slot::Single(j)) {
+        if ((format == 2 && !s.optional) || s.legacy) && !given(Slot::Single(j)) {
             missing.push(s.key.to_owned());
         }
     }
@@ -717,6 +727,15 @@ mod tests {
         // The terms added since are off, the scale keeps the whole score.
         assert_eq!((p.mg[t::MOBILITY], p.eg[t::SHELTER]), (0, 0));
         assert_eq!(p.scale_drawish, 64);
+        assert_eq!(p.drawish_rook, 0);
+        // A format-2 file written before `drawish.rook` was added loads with it off.
+        let mut q = p.clone();
+        q.drawish_rook = 1;
+        let file = q.to_file();
+        let kept: Vec<&str> = file.lines().filter(|l| !l.starts_with("drawish.rook")).collect();
+        let older = kept.join("\n") + "\n";
+        assert_eq!(EvalParams::parse(&older), Ok(p.clone()));
+        assert_eq!(EvalParams::parse(&q.to_file()), Ok(q));
         // A format-1 file must still give every term of format 1.
         let e = EvalParams::parse(&FORMAT_1.replace("passed = 12\n", "")).unwrap_err();
         assert!(e.to_string().contains("without passed"), "{e}");

@@ -10,7 +10,7 @@ use crate::see::{see, see_played};
 use crate::state::{Request, Shared, Worker, MAX_PLY};
 use crate::tt::{Bound, Hit};
 use crate::{margin, Limits, Report, Score, SearchConfig, Switches};
-use stackchess_core::{Move, MoveList, Position, Role, StalemateValue};
+use stackchess_core::{repetition_window, Move, MoveList, Position, Role, StalemateValue};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -524,7 +524,7 @@ impl<P: Position> Searcher<'_, P> {
     fn is_repetition(&self, pos: &P) -> bool {
         let n = self.path.len() - 1;
         let key = self.path[n];
-        let window = (pos.halfmove_clock() as usize).min(n - self.barrier.min(n));
+        let window = repetition_window(pos, n - self.barrier.min(n));
         (2..=window).step_by(2).any(|back| self.path[n - back] == key)
     }
 

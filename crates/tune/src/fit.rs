@@ -28,7 +28,7 @@ const BOUND_WEIGHT: f64 = 1e3;
 
 /// The keys no fit moves: the unit, and the mop-up, which guides the search to mate rather than
 /// predicts results.
-pub const HELD: [&str; 3] = ["value.pawn.mg", "mopup", "mopup_kings"];
+pub const HELD: [&str; 4] = ["value.pawn.mg", "mopup", "mopup_kings", "drawish.rook"];
 
 /// Options of a fit.
 #[derive(Clone, Debug, PartialEq)]

@@ -53,6 +53,27 @@ fn threefold_repetition_and_fifty_moves() {
 }
 
 #[test]
+fn a_pawn_transfer_does_not_hide_a_repetition() {
+    // Air Attack: a pawn that transfers up and back down has moved (the fifty-move count starts
+    // again) but the positions before it come back, and three times is a draw. (From a recorded
+    // game that shuffled so to the 400-ply cap before repetition looked past the pawn move.)
+    let p = stackchess_air_attack::rules().from_lfen("8/8/8/8/8/8/1p6/2K5|8/8/8/8/8/2k5/8/8 w - - 0 143").unwrap();
+    let mut g = Game::new(p);
+    let shuffle = ["1c12c1", "1b22b2", "2c11c1", "2b21b2"];
+    play(&mut g, &shuffle);
+    assert_eq!(g.position().halfmove_clock(), 0);
+    assert_eq!(g.repetitions(), 2);
+    assert!(g.outcome().is_none());
+    play(&mut g, &shuffle);
+    assert_eq!(g.repetitions(), 3);
+    assert_eq!(g.outcome().map(|o| o.reason), Some(Termination::Repetition));
+    // Where pawns only go forward, the clock still bounds the look back: Malka's start
+    // position after a pawn move has no earlier twin.
+    assert!(!stackchess_malka::rules().pawn_moves_reversible());
+    assert!(stackchess_air_attack::rules().pawn_moves_reversible());
+}
+
+#[test]
 fn dead_material() {
     for lfen in [
         "8/8/8/8/8/8/8/K7|8/8/8/8/8/8/8/8|7k/8/8/8/8/8/8/8 w - -",

@@ -32,6 +32,8 @@ pub struct Tables<const L: usize> {
     /// The start position as LFEN.
     pub(crate) start: String,
     pub(crate) draws: DrawRules,
+    /// [`RuleSet::pawn_moves_reversible`], kept for the repetition test of every node.
+    pub(crate) pawn_moves_reversible: bool,
     pub(crate) rays: Rays<L>,
     /// How many of each role a side's army starts with.
     pub(crate) start_counts: ByColor<ByRole<u32>>,
@@ -83,6 +85,7 @@ impl<const L: usize> Tables<L> {
             id: Box::leak(rules.id().into_boxed_str()),
             start: start_lfen(&rules, &castles),
             draws: rules.draws,
+            pawn_moves_reversible: rules.pawn_moves_reversible(),
             rays,
             start_counts: start_counts(&rules),
             pieces,

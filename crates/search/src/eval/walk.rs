@@ -33,7 +33,8 @@ pub(crate) struct Walked {
     pub pieces: [bool; 2],
     /// K v K, K+B v K, K+N v K: evaluated as 0.
     pub dead: bool,
-    /// The side ahead has no pawn and leads by a bishop or less: `scale.drawish` applies.
+    /// The side ahead has no pawn and leads by a bishop or less (or, with `drawish.rook`, has a
+    /// lone rook): `scale.drawish` applies.
     pub drawish: bool,
 }
 
@@ -134,7 +135,8 @@ pub(crate) fn walk<P: Position, S: Sink>(
     }
     let lead = sides[0].material - sides[1].material;
     let strong = if lead >= 0 { &sides[0] } else { &sides[1] };
-    let drawish = strong.pawns.is_empty() && lead.abs() <= p.mg[t::VALUE + 2];
+    let lone_rook = p.drawish_rook != 0 && matches!(strong.officers.as_slice(), [(_, Role::Rook)]);
+    let drawish = strong.pawns.is_empty() && (lead.abs() <= p.mg[t::VALUE + 2] || lone_rook);
     Walked { phase, pieces, dead: false, drawish }
 }
 
