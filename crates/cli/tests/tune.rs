@@ -97,9 +97,10 @@ fn the_file_tune_writes_round_trips_through_params() {
     let (ok, _, stderr) = run(&["bench", "--only", "fide", "--depth", "1", "--params", s(&bad_file)]);
     assert!(!ok && stderr.contains(&format!("line {}: expected 'key = value'", at + 1)), "{stderr}");
     let cut_file = d.join("cut.params");
-    std::fs::write(&cut_file, lines[..lines.len() - 2].join("\n")).unwrap();
+    // The last key, `drawish.rook`, may be left out (added after format 2); the two before may not.
+    std::fs::write(&cut_file, lines[..lines.len() - 3].join("\n")).unwrap();
     let (ok, _, stderr) = run(&["bench", "--only", "fide", "--depth", "1", "--params", s(&cut_file)]);
-    let want = format!("line {}: the file ends without scale.drawish, mobility", lines.len() - 1);
+    let want = format!("line {}: the file ends without scale.drawish, mobility", lines.len() - 2);
     assert!(!ok && stderr.contains(&want), "{stderr}");
     std::fs::remove_dir_all(&d).unwrap();
 }
