@@ -189,8 +189,9 @@ fn the_quiet_filter_drops_a_piece_en_prise_in_each_family() {
         "4k3/8/8/5n2/8/1Q6/8/4K3 w - - 0 1",
         Variant::Fide,
     ));
-    // Nardeshir (three levels): a rook on the middle level attacked by a knight.
-    let (k0, k2) = ("8/8/8/8/8/8/8/4K3", "4k3/8/8/8/8/8/8/8");
+    // Nardeshir (three levels): a rook on the middle level attacked by a knight (and a pawn, so
+    // that Malka's scale for a lone rook, which cannot mate there, does not shrink the loss).
+    let (k0, k2) = ("8/8/8/8/8/8/P7/4K3", "4k3/8/8/8/8/8/8/8");
     let hanging: &'static str = Box::leak(format!("{k0}|8/8/8/5n2/3R4/8/8/8|{k2} w - - 0 1").into_boxed_str());
     let calm: &'static str = Box::leak(format!("{k0}|8/8/8/5n2/8/8/8/R7|{k2} w - - 0 1").into_boxed_str());
     Variant::Malka.with(EnPrise(hanging, calm, Variant::Malka));
