@@ -2,36 +2,10 @@
 //! placement of the two kings and the rook, Black to move, checked for mate (the black king on
 //! one eighth of the board: without pawns the pieces move the same in the mirror images that swap
 //! files, ranks, files with ranks, or the levels top with bottom). Nardeshir's rook (14
-//! directions on three levels) never mates; chess's does. This is what `drawish.rook` in the
-//! Malka and Traditional presets rests on.
+//! directions on three levels) never mates; chess's does. This is what `drawish.rook` in
+//! Malka's preset rests on.
 
-use stackchess_core::{Position, Rules};
-
-/// The level's placement string with `pieces` (file, rank, char) on it.
-fn level(pieces: &[(usize, usize, char)]) -> String {
-    let mut rows = Vec::with_capacity(8);
-    for rank in (0..8).rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for file in 0..8 {
-            match pieces.iter().find(|p| p.0 == file && p.1 == rank) {
-                Some(p) => {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push(p.2);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
-    }
-    rows.join("/")
-}
+use stackchess_core::{write_lfen, Castling, Cell, Color, LfenState, Piece, Position, Role, Rules};
 
 /// Mates with Black to move among K+R v K placements, the black king on a file a–d no further
 /// than its rank 1–4, on the lower levels and the middle one.
@@ -45,15 +19,15 @@ fn lone_rook_mates<R: Rules>(rules: R, levels: usize) -> usize {
     for &bk in cells.iter().filter(|c| c.1 <= c.2 && c.2 < 4 && 2 * c.0 < levels + 1) {
         for &wk in cells.iter().filter(|&&c| !near(c, bk)) {
             for &rook in cells.iter().filter(|&&c| c != bk && c != wk) {
-                let placement: Vec<String> = (0..levels)
-                    .map(|l| {
-                        let on = [(bk, 'k'), (wk, 'K'), (rook, 'R')];
-                        let here: Vec<(usize, usize, char)> =
-                            on.iter().filter(|(c, _)| c.0 == l).map(|(c, ch)| (c.1, c.2, *ch)).collect();
-                        level(&here)
-                    })
-                    .collect();
-                let lfen = format!("{} b - - 0 1", placement.join("|"));
+                let on =
+                    [(bk, Color::Black, Role::King), (wk, Color::White, Role::King), (rook, Color::White, Role::Rook)];
+                let piece_at = |c: Cell| {
+                    on.iter()
+                        .find(|(x, _, _)| x.0 * 64 + x.2 * 8 + x.1 == c.index())
+                        .map(|&(_, color, role)| Piece { color, role })
+                };
+                let st = LfenState { turn: Color::Black, castling: Castling(0), ep: None, halfmove: 0, fullmove: 1 };
+                let lfen = write_lfen(levels, piece_at, st);
                 let pos = rules.from_lfen(&lfen).unwrap_or_else(|e| panic!("{lfen}: {e}"));
                 if pos.is_check() && pos.count_legal_moves() == 0 {
                     mates += 1;
