@@ -10,22 +10,18 @@ use stackchess_core::{write_lfen, Castling, Cell, Color, LfenState, Piece, Posit
 /// Mates with Black to move among K+R v K placements, the black king on a file a–d no further
 /// than its rank 1–4, on the lower levels and the middle one.
 fn lone_rook_mates<R: Rules>(rules: R, levels: usize) -> usize {
-    let cells: Vec<(usize, usize, usize)> =
-        (0..levels).flat_map(|l| (0..8).flat_map(move |f| (0..8).map(move |r| (l, f, r)))).collect();
-    let near = |a: (usize, usize, usize), b: (usize, usize, usize)| {
-        a.0.abs_diff(b.0) <= 1 && a.1.abs_diff(b.1) <= 1 && a.2.abs_diff(b.2) <= 1
+    let cells: Vec<Cell> = (0..64 * levels).map(Cell::from_index).collect();
+    let near = |a: Cell, b: Cell| {
+        a.level().abs_diff(b.level()) <= 1 && a.file().abs_diff(b.file()) <= 1 && a.rank().abs_diff(b.rank()) <= 1
     };
     let mut mates = 0;
-    for &bk in cells.iter().filter(|c| c.1 <= c.2 && c.2 < 4 && 2 * c.0 < levels + 1) {
+    for &bk in cells.iter().filter(|c| c.file() <= c.rank() && c.rank() < 4 && 2 * c.level() < levels + 1) {
         for &wk in cells.iter().filter(|&&c| !near(c, bk)) {
             for &rook in cells.iter().filter(|&&c| c != bk && c != wk) {
                 let on =
                     [(bk, Color::Black, Role::King), (wk, Color::White, Role::King), (rook, Color::White, Role::Rook)];
-                let piece_at = |c: Cell| {
-                    on.iter()
-                        .find(|(x, _, _)| x.0 * 64 + x.2 * 8 + x.1 == c.index())
-                        .map(|&(_, color, role)| Piece { color, role })
-                };
+                let piece_at =
+                    |c: Cell| on.iter().find(|(x, _, _)| *x == c).map(|&(_, color, role)| Piece { color, role });
                 let st = LfenState { turn: Color::Black, castling: Castling(0), ep: None, halfmove: 0, fullmove: 1 };
                 let lfen = write_lfen(levels, piece_at, st);
                 let pos = rules.from_lfen(&lfen).unwrap_or_else(|e| panic!("{lfen}: {e}"));
