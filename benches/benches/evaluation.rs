@@ -9,7 +9,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use stackchess_core::{Position, Rules as _};
 use stackchess_nnue::FloatNet;
-use stackchess_search::{Bench, Engine, EvalParams, Limits, NetFile, SearchConfig};
+use stackchess_search::{Bench, Engine, Limits, NetFile, SearchConfig};
 use stackchess_variants::{AirAttack, Fide, Malka, Traditional, Variant};
 use std::hint::black_box;
 use std::path::Path;
@@ -38,11 +38,12 @@ fn bench_variant<P: Position>(c: &mut Criterion, rules: P::Rules) {
     let mut positions = vec![rules.startpos()];
     let bench = Bench::parse(variant.bench().expect("a bench file")).expect("a valid bench file");
     positions.extend(bench.positions.iter().map(|t| rules.from_lfen(t).expect("bench position")));
-    let preset = EvalParams::parse(variant.eval_params().expect("a preset")).expect("a valid preset");
-    let mut configs = vec![("preset", SearchConfig::full(preset.clone()))];
+    let engine = SearchConfig::preset(variant.eval_params().expect("a preset")).expect("a valid preset");
+    let preset = engine.eval.clone();
+    let mut configs = vec![("preset", engine.clone())];
     let tuned = root().join(format!("data/tuned/{name}.params"));
     if let Ok(text) = std::fs::read_to_string(&tuned) {
-        let mut c = SearchConfig::full(preset.clone());
+        let mut c = engine.clone();
         c.apply_file(&text).expect("the tuned parameters load");
         configs.push(("tuned", c));
     }
@@ -53,9 +54,9 @@ fn bench_variant<P: Position>(c: &mut Criterion, rules: P::Rules) {
         NetFile::from_bytes::<P>(rules, &net.to_bytes(), "random").expect("a random net loads")
     };
     let net = NetFile::load::<P>(rules, &shipped).unwrap_or_else(|_| random(String::new()));
-    configs.push(("net", SearchConfig { net: Some(net), ..SearchConfig::full(preset.clone()) }));
+    configs.push(("net", SearchConfig { net: Some(net), ..engine.clone() }));
     // The same cost with the linear evaluation added: a residual net.
-    configs.push(("residual", SearchConfig { net: Some(random(preset.to_file())), ..SearchConfig::full(preset) }));
+    configs.push(("residual", SearchConfig { net: Some(random(preset.to_file())), ..engine }));
     let mut group = c.benchmark_group(format!("evaluation/{name}"));
     group.sample_size(10);
     for (label, config) in configs {

@@ -7,7 +7,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use stackchess_core::Position;
 use stackchess_core::Rules as _;
-use stackchess_search::{Bench, Engine, EvalParams, Limits, SearchConfig};
+use stackchess_search::{Bench, Engine, Limits, SearchConfig};
 use stackchess_variants::{AirAttack, Fide, Malka, Traditional, Variant};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -33,11 +33,10 @@ fn workload<P: Position>(engine: &mut Engine<P>, positions: &[P], depth: u32) ->
         .sum()
 }
 
-/// The engines timed: today's full engine, and the same without the three features adopted on
+/// The engines timed: today's full engine (with the preset's search keys), and the same without the three features adopted on
 /// 2026-12-03 (their cost in nodes a second: data/tuned/README.md). The first keeps the bench id
 /// it always had, so saved baselines still compare.
-fn engines(eval: &EvalParams) -> [(&'static str, SearchConfig); 2] {
-    let full = SearchConfig::full(eval.clone());
+fn engines(full: SearchConfig) -> [(&'static str, SearchConfig); 2] {
     let mut before = full.clone();
     before.switches.qs_tt = false;
     before.switches.cont_history = false;
@@ -52,10 +51,10 @@ fn bench_variant<P: Position>(c: &mut Criterion, rules: P::Rules) {
     let bench = Bench::parse(variant.bench().expect("a bench file")).expect("a valid bench file");
     positions.extend(bench.positions.iter().map(|t| rules.from_lfen(t).expect("bench position")));
     let d = depth(name);
-    let eval = EvalParams::parse(variant.eval_params().expect("a preset")).expect("a valid preset");
+    let preset = SearchConfig::preset(variant.eval_params().expect("a preset")).expect("a valid preset");
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
-    for (label, config) in engines(&eval) {
+    for (label, config) in engines(preset) {
         let mut engine = Engine::<P>::new(rules, config);
         let nodes = workload(&mut engine, &positions, d);
         group.throughput(Throughput::Elements(nodes));

@@ -4,7 +4,7 @@
 //! `cargo run --release -p stackchess-benches --example search_bench -- [VARIANT...]`.
 
 use stackchess_core::{Position, Rules};
-use stackchess_search::{Bench, Engine, EvalParams, Limits, SearchConfig};
+use stackchess_search::{Bench, Engine, Limits, SearchConfig};
 use stackchess_variants::{Variant, WithPosition};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -14,9 +14,9 @@ struct Workload(Variant);
 impl WithPosition for Workload {
     type Output = (u64, Duration, usize);
     fn call<P: Position>(self, rules: P::Rules) -> (u64, Duration, usize) {
-        let params = EvalParams::parse(self.0.eval_params().expect("a preset")).expect("the preset reads");
+        let preset = SearchConfig::preset(self.0.eval_params().expect("a preset")).expect("the preset reads");
         let bench = Bench::parse(self.0.bench().expect("a bench")).expect("the bench file reads");
-        let mut engine = Engine::<P>::new(rules, SearchConfig::full(params));
+        let mut engine = Engine::<P>::new(rules, preset);
         let mut positions = vec![rules.startpos()];
         positions.extend(bench.positions.iter().map(|t| rules.from_lfen(t).expect("bench position")));
         let stop = AtomicBool::new(false);

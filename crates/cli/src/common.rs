@@ -76,8 +76,8 @@ impl EngineArgs {
             }
             p
         };
-        let mut c = if self.plain { SearchConfig::plain(base.params) } else { SearchConfig::full(base.params) }
-            .with_source(base.source);
+        let mut c =
+            if self.plain { SearchConfig::plain(base.engine.eval) } else { base.engine }.with_source(base.source);
         if let Some(h) = self.hash {
             c.hash_mb = h;
         }
@@ -116,8 +116,9 @@ pub fn net_of(eval: &str, variant: &str) -> Result<Option<stackchess_search::Net
 /// An evaluation and where it came from.
 #[derive(Clone, Debug)]
 pub struct Evaluation {
-    /// The parameters.
-    pub params: EvalParams,
+    /// The full engine with these parameters as its evaluation (and the `search.` keys of the
+    /// rule set's preset).
+    pub engine: SearchConfig,
     /// `preset malka`, `tuned <file> (rules <id>)`, ...: written into the settings of records.
     pub source: String,
     /// For a user-defined rule set playing its base's preset: the base.
@@ -131,12 +132,17 @@ impl Evaluation {
     pub fn preset(v: Variant) -> Result<Evaluation> {
         let base = v.base();
         let text = v.eval_params().or(base.eval_params()).context("no evaluation preset")?;
-        let params = EvalParams::parse(text).with_context(|| format!("the evaluation preset of {base}"))?;
+        let engine = SearchConfig::preset(text).with_context(|| format!("the evaluation preset of {base}"))?;
         if v.eval_params().is_some() {
-            return Ok(Evaluation { params, source: format!("preset {v}"), borrowed_from: None, variant: v });
+            return Ok(Evaluation { engine, source: format!("preset {v}"), borrowed_from: None, variant: v });
         }
         let source = format!("preset {base}, the base of {v}, which has none of its own");
-        Ok(Evaluation { params, source, borrowed_from: Some(base), variant: v })
+        Ok(Evaluation { engine, source, borrowed_from: Some(base), variant: v })
+    }
+
+    /// The parameters of the evaluation.
+    pub fn params(&self) -> &EvalParams {
+        &self.engine.eval
     }
 
     /// What to say when a rule set plays another's evaluation.

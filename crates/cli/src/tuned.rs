@@ -100,14 +100,19 @@ impl TuneArgs {
             ),
         };
         let settings = self.settings(threads);
-        let engine = SearchConfig::full(preset.params.clone());
+        let engine = preset.engine.clone();
         let id = variant.rules_id();
-        let key = Cache::key(id, &preset.params, &settings.describe(&engine));
+        let key = Cache::key(id, preset.params(), &settings.describe(&engine));
         let path = cache.path(&key);
         let source = format!("tuned {key} (rules {id})");
         if let Some(params) = cache.get(&key)? {
             note(&format!("{variant}: reusing its tuned parameters {}", path.display()));
-            return Ok(Evaluation { params, source, borrowed_from: None, variant });
+            return Ok(Evaluation {
+                engine: SearchConfig { eval: params, ..engine },
+                source,
+                borrowed_from: None,
+                variant,
+            });
         }
         note(&format!("{variant}: tuning its evaluation first (from {}), cached as {}", preset.source, path.display()));
         std::fs::create_dir_all(cache.dir()).with_context(|| format!("creating {}", cache.dir().display()))?;
@@ -117,6 +122,6 @@ impl TuneArgs {
             format!("settings: {}", settings.describe(&engine)),
         ];
         cache.put(&key, &outcome.to_file(&header))?;
-        Ok(Evaluation { params: outcome.params, source, borrowed_from: None, variant })
+        Ok(Evaluation { engine: SearchConfig { eval: outcome.params, ..engine }, source, borrowed_from: None, variant })
     }
 }

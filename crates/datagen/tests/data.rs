@@ -7,13 +7,13 @@ use stackchess_datagen::sample::{is_quiet, Quiet};
 use stackchess_datagen::{
     generate, DataReader, DataWriter, Error, Header, NoHook, Packed, Record, Settings, WhiteResult,
 };
-use stackchess_search::{Engine, EvalParams, SearchConfig};
+use stackchess_search::{Engine, SearchConfig};
 use stackchess_variants::{Variant, WithPosition};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 fn preset(v: Variant) -> SearchConfig {
-    SearchConfig::full(EvalParams::parse(v.eval_params().unwrap()).unwrap())
+    SearchConfig::preset(v.eval_params().unwrap()).unwrap()
 }
 
 /// Positions of a random game of `rules`, seeded.

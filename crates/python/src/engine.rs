@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
 use stackchess_core::{san_line, Position, Rules};
 use stackchess_nnue::NetError;
-use stackchess_search::{EvalChoice, EvalParams, Limits, Report, Request, Score, SearchConfig};
+use stackchess_search::{EvalChoice, Limits, Report, Request, Score, SearchConfig};
 use stackchess_variants::{Variant, WithPosition};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -127,13 +127,13 @@ fn net_error(e: NetError, path: &EvalChoice) -> PyErr {
 fn preset(v: Variant) -> PyResult<SearchConfig> {
     let base = v.base();
     let text = v.eval_params().or(base.eval_params()).ok_or_else(|| value_error(format!("{v} has no preset")))?;
-    let params = EvalParams::parse(text).map_err(value_error)?;
+    let engine = SearchConfig::preset(text).map_err(value_error)?;
     let source = if v.eval_params().is_some() {
         format!("preset {v}")
     } else {
         format!("preset {base}, the base of {v}, which has none of its own")
     };
-    Ok(SearchConfig::full(params).with_source(source))
+    Ok(engine.with_source(source))
 }
 
 /// Applies `params`: a parameter file's path, or a dict of `key: value` overrides.

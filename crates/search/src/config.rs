@@ -149,6 +149,22 @@ impl SearchConfig {
         c
     }
 
+    /// The full engine a rule set's preset file describes: its evaluation (every key), and the
+    /// `search.` keys it sets over [`SearchConfig::full`] (a switch or margin that won for that
+    /// rule set only).
+    ///
+    /// # Errors
+    /// The first bad line, as [`SearchConfig::apply_file`]; a file without an evaluation.
+    pub fn preset(text: &str) -> Result<Self, ParamError> {
+        let mut c = SearchConfig::full(EvalParams::default());
+        if c.apply_file(text)? {
+            Ok(c)
+        } else {
+            // Only search keys: refused as an evaluation that ends before its first key.
+            EvalParams::parse(&"\n".repeat(text.lines().count())).map(|_| c)
+        }
+    }
+
     /// Plain alpha-beta with the evaluation `eval`: iterative deepening (the previous iteration's
     /// best move searched first at the root only), MVV-LVA capture ordering, quiescence search
     /// (captures, promotions, check evasions), mate-distance scores, repetition and 50-move draws.
@@ -350,5 +366,20 @@ mod tests {
         let err = c.apply_file("search.lmr = false\ntempo = 3\n").unwrap_err().to_string();
         assert!(err.starts_with("line 3: the file ends without value.pawn"), "{err}");
         assert_eq!(c, before);
+    }
+
+    #[test]
+    fn a_preset_sets_its_search_keys_over_the_full_engine() {
+        let e = EvalParams { tempo: 17, ..EvalParams::default() };
+        let c =
+            SearchConfig::preset(&format!("# a rule set's preset\n{}search.improving = true\n", e.to_file())).unwrap();
+        let mut want = SearchConfig::full(e.clone());
+        want.switches.improving = true;
+        assert_eq!(c, want);
+        assert_eq!(SearchConfig::preset(&e.to_file()).unwrap(), SearchConfig::full(e));
+        let err = SearchConfig::preset("search.improving = true\n").unwrap_err().to_string();
+        assert!(err.starts_with("line 2: the file ends without value.pawn"), "{err}");
+        let err = SearchConfig::preset("search.improving = maybe\n").unwrap_err().to_string();
+        assert!(err.starts_with("line 1"), "{err}");
     }
 }

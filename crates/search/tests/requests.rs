@@ -6,7 +6,7 @@ mod common;
 use common::{mate_distance, mates_with, mirror};
 use stackchess_core::Rules as _;
 use stackchess_core::{coord, Cell, Move, Position};
-use stackchess_search::{Clock, Engine, EvalParams, Limits, Report, Request, Score, SearchConfig};
+use stackchess_search::{Clock, Engine, Limits, Report, Request, Score, SearchConfig};
 use stackchess_variants::{Fide, Malka, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -17,7 +17,7 @@ fn fide() -> <Fide as Position>::Rules {
 
 fn engine<P: Position>(rules: P::Rules) -> Engine<P> {
     let preset = rules.name().parse::<Variant>().ok().and_then(Variant::eval_params).expect("a built-in");
-    Engine::new(rules, SearchConfig::full(EvalParams::parse(preset).expect("the preset reads")))
+    Engine::new(rules, SearchConfig::preset(preset).expect("the preset reads"))
 }
 
 /// Runs `request` and returns the final report and every iteration's lines.

@@ -4,7 +4,7 @@
 
 use stackchess_core::{Position, Rules, SplitMix64};
 use stackchess_nnue::FloatNet;
-use stackchess_search::{EvalParams, Evaluation, NetFile};
+use stackchess_search::{Evaluation, NetFile};
 use stackchess_variants::{Variant, WithPosition};
 
 struct Check(Variant);
@@ -12,7 +12,7 @@ struct Check(Variant);
 impl WithPosition for Check {
     type Output = usize;
     fn call<P: Position>(self, rules: P::Rules) -> usize {
-        let preset = EvalParams::parse(self.0.eval_params().unwrap()).unwrap();
+        let preset = stackchess_search::SearchConfig::preset(self.0.eval_params().unwrap()).unwrap().eval;
         let linear = Evaluation::new::<P>(rules, &preset);
         let float = FloatNet::random(12 * 64 * P::LEVELS, 16, 3);
         let mut silent = float.clone();

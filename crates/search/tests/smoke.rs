@@ -28,7 +28,7 @@ fn start_positions() {
 /// The evaluation preset of the built-in variant `name`.
 fn preset(name: &str) -> EvalParams {
     let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
-    EvalParams::parse(v.eval_params().expect("a preset")).expect("a valid preset")
+    stackchess_search::SearchConfig::preset(v.eval_params().expect("a preset")).expect("a valid preset").eval
 }
 
 /// The nodes and best move of a depth-`depth` search of `rules`' start position with `settings`

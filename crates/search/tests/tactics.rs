@@ -39,5 +39,5 @@ fn wac_solve_rate_at_100k_nodes() {
 /// The evaluation preset of the built-in variant `name`.
 fn preset(name: &str) -> EvalParams {
     let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
-    EvalParams::parse(v.eval_params().expect("a preset")).expect("a valid preset")
+    stackchess_search::SearchConfig::preset(v.eval_params().expect("a preset")).expect("a valid preset").eval
 }

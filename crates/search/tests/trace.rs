@@ -71,7 +71,7 @@ struct Check {
 impl WithPosition for Check {
     type Output = (usize, usize);
     fn call<P: Position>(self, rules: P::Rules) -> (usize, usize) {
-        let preset = EvalParams::parse(self.variant.eval_params().unwrap()).unwrap();
+        let preset = stackchess_search::SearchConfig::preset(self.variant.eval_params().unwrap()).unwrap().eval;
         let (mut checked, mut drawish) = (0, 0);
         for game in 0..40u64 {
             let mut rng = SplitMix64::for_item(self.seed, game);

@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 use stackchess_core::{parse_move, Position, Rules};
-use stackchess_search::{EvalParams, SearchConfig};
+use stackchess_search::SearchConfig;
 use stackchess_serve::{bind, Options, Stats};
 use stackchess_variants::{Variant, WithPosition};
 use std::net::{SocketAddr, TcpStream};
@@ -16,8 +16,8 @@ use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
 fn config(v: Variant) -> SearchConfig {
-    let params = EvalParams::parse(v.eval_params().expect("a built-in has a preset")).expect("the preset reads");
-    SearchConfig { hash_mb: 4, ..SearchConfig::full(params) }
+    let preset = SearchConfig::preset(v.eval_params().expect("a built-in has a preset")).expect("the preset reads");
+    SearchConfig { hash_mb: 4, ..preset }
 }
 
 /// A server on a free loopback port, serving on its own thread.

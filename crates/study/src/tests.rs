@@ -1,5 +1,4 @@
 use super::*;
-use stackchess_search::EvalParams;
 use stackchess_selfplay::GameRecord;
 use std::sync::atomic::AtomicBool;
 
@@ -9,7 +8,7 @@ struct Presets;
 impl Setup for Presets {
     fn engine(&self, _variant: usize, rules_name: &str) -> Result<SearchConfig> {
         let v: Variant = rules_name.parse()?;
-        Ok(SearchConfig::full(EvalParams::parse(v.eval_params().expect("a preset"))?))
+        Ok(SearchConfig::preset(v.eval_params().expect("a preset"))?)
     }
     fn anchor(&self, _: usize, def: &EngineDef, _: &str, _: (Limits, Option<TimeControl>)) -> Result<EngineSpec> {
         bail!("no anchor here ({def})")

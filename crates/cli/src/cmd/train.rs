@@ -58,7 +58,7 @@ pub struct Args {
 /// The parameters `--base` names.
 fn base_params(base: &str, variant: stackchess_variants::Variant) -> Result<stackchess_search::EvalParams> {
     if base == "preset" {
-        return Ok(crate::common::Evaluation::preset(variant)?.params);
+        return Ok(crate::common::Evaluation::preset(variant)?.engine.eval);
     }
     let text = std::fs::read_to_string(base).with_context(|| format!("--base {base}"))?;
     stackchess_search::EvalParams::parse(&text).with_context(|| format!("--base {base}"))

@@ -120,5 +120,5 @@ pub fn full(name: &str) -> stackchess_search::SearchConfig {
 /// The evaluation preset of the built-in variant `name`.
 pub fn preset(name: &str) -> stackchess_search::EvalParams {
     let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
-    stackchess_search::EvalParams::parse(v.eval_params().expect("a preset")).expect("a valid preset")
+    stackchess_search::SearchConfig::preset(v.eval_params().expect("a preset")).expect("a valid preset").eval
 }
