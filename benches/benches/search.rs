@@ -33,7 +33,7 @@ fn workload<P: Position>(engine: &mut Engine<P>, positions: &[P], depth: u32) ->
         .sum()
 }
 
-/// The engines timed: today's full engine (with the preset's search keys), and the same without the three features adopted on
+/// The engines timed: the preset's full engine, and the same without the three features adopted on
 /// 2026-12-03 (their cost in nodes a second: data/tuned/README.md). The first keeps the bench id
 /// it always had, so saved baselines still compare.
 fn engines(full: SearchConfig) -> [(&'static str, SearchConfig); 2] {

@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use stackchess_malka::Malka;
-use stackchess_search::{EvalParams, Limits, SearchConfig};
+use stackchess_search::{Limits, SearchConfig};
 use stackchess_selfplay::{run, Adjudication, EngineSpec, NoProgress, Openings, RunConfig, RunEnd, Shard};
 use std::sync::atomic::AtomicBool;
 
@@ -23,7 +23,7 @@ fn config(threads: usize) -> RunConfig {
         adjudication: Adjudication { max_plies: Some(200), ..Adjudication::default() },
         engines: vec![EngineSpec {
             label: "default".into(),
-            config: SearchConfig::full(EvalParams::parse(stackchess_malka::EVAL_PARAMS).expect("the malka preset")),
+            config: SearchConfig::preset(stackchess_malka::EVAL_PARAMS).expect("the malka preset"),
             limits: Limits::nodes(1000),
             tc: None,
             external: None,

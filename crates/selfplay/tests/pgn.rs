@@ -5,7 +5,7 @@
 use pgn_reader::{BufferedReader, RawComment, RawHeader, SanPlus, Skip, Visitor};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
-use stackchess_search::{EvalParams, Limits, SearchConfig};
+use stackchess_search::{Limits, SearchConfig};
 use stackchess_selfplay::{
     read_records, run, Adjudication, EngineSpec, GameRecord, NoProgress, Openings, ResignRule, RunConfig, Shard,
 };
@@ -98,7 +98,7 @@ fn config(openings: Openings, games: u64) -> RunConfig {
             label: "default".into(),
             config: SearchConfig {
                 hash_mb: 1,
-                ..SearchConfig::full(EvalParams::parse(stackchess_traditional::FIDE_EVAL_PARAMS).unwrap())
+                ..SearchConfig::preset(stackchess_traditional::FIDE_EVAL_PARAMS).unwrap()
             },
             limits: Limits::nodes(120),
             tc: None,

@@ -28,7 +28,7 @@ fn spec(label: &str, config: SearchConfig, nodes: u64) -> EngineSpec {
 /// The evaluation preset of `name` (malka, else fide's, which is the generic default).
 fn preset(name: &str) -> EvalParams {
     if name == "malka" {
-        EvalParams::parse(stackchess_malka::EVAL_PARAMS).unwrap()
+        SearchConfig::preset(stackchess_malka::EVAL_PARAMS).unwrap().eval
     } else {
         EvalParams::default()
     }
