@@ -156,13 +156,9 @@ impl SearchConfig {
     /// # Errors
     /// The first bad line, as [`SearchConfig::apply_file`]; a file without an evaluation.
     pub fn preset(text: &str) -> Result<Self, ParamError> {
-        let mut c = SearchConfig::full(EvalParams::default());
-        if c.apply_file(text)? {
-            Ok(c)
-        } else {
-            // Only search keys: refused as an evaluation that ends before its first key.
-            EvalParams::parse(&"\n".repeat(text.lines().count())).map(|_| c)
-        }
+        let (mut c, eval_text, _) = SearchConfig::full(EvalParams::default()).with_search_lines(text)?;
+        c.eval = EvalParams::parse(&eval_text)?;
+        Ok(c)
     }
 
     /// Plain alpha-beta with the evaluation `eval`: iterative deepening (the previous iteration's
@@ -269,8 +265,18 @@ impl SearchConfig {
     /// The first bad line, by number (for an evaluation that lacks keys, the line after the
     /// last). Nothing is changed unless the whole file is good.
     pub fn apply_file(&mut self, text: &str) -> Result<bool, ParamError> {
+        let (mut next, eval_text, has_eval) = self.with_search_lines(text)?;
+        if has_eval {
+            next.eval = EvalParams::parse(&eval_text)?;
+        }
+        *self = next;
+        Ok(has_eval)
+    }
+
+    /// A copy with the file's `search.` lines applied; the evaluation's lines (search lines made
+    /// blank, so every line keeps its number) and whether it has any.
+    fn with_search_lines(&self, text: &str) -> Result<(SearchConfig, String, bool), ParamError> {
         let mut next = self.clone();
-        // The evaluation's lines keep their numbers: search lines become blank ones.
         let mut eval_text = String::new();
         let mut has_eval = false;
         for (i, raw) in text.lines().enumerate() {
@@ -285,11 +291,7 @@ impl SearchConfig {
             }
             eval_text.push('\n');
         }
-        if has_eval {
-            next.eval = EvalParams::parse(&eval_text)?;
-        }
-        *self = next;
-        Ok(has_eval)
+        Ok((next, eval_text, has_eval))
     }
 
     /// The settings as one line: `hash=16 features=pvs,asp,... eval: <params>`, or

@@ -1,14 +1,16 @@
 //! Quick checks of the search on start positions.
 
+mod common;
+
 use stackchess_core::Position;
 use stackchess_core::Rules as _;
-use stackchess_search::{Engine, EvalParams, Limits, SearchConfig};
+use stackchess_search::{Engine, Limits};
 use stackchess_variants::{Fide, Malka, Traditional};
 use std::sync::atomic::AtomicBool;
 
 fn run<P: Position>(rules: P::Rules, depth: u32) {
     let pos = rules.startpos();
-    let mut e = Engine::<P>::new(rules, SearchConfig::full(preset(rules.name())));
+    let mut e = Engine::<P>::new(rules, common::full(rules.name()));
     let stop = AtomicBool::new(false);
     let mut iters = Vec::new();
     let r = e.search(&pos, &[], &Limits::depth(depth), &stop, &mut |r| iters.push(r.clone()));
@@ -25,16 +27,10 @@ fn start_positions() {
     run::<Traditional>(stackchess_variants::traditional::rules(), 4);
 }
 
-/// The evaluation preset of the built-in variant `name`.
-fn preset(name: &str) -> EvalParams {
-    let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
-    stackchess_search::SearchConfig::preset(v.eval_params().expect("a preset")).expect("a valid preset").eval
-}
-
 /// The nodes and best move of a depth-`depth` search of `rules`' start position with `settings`
 /// on top of the full engine.
 fn nodes_with<P: Position>(rules: P::Rules, depth: u32, settings: &[&str]) -> (u64, String) {
-    let mut c = SearchConfig::full(preset(rules.name()));
+    let mut c = common::full(rules.name());
     for s in settings {
         c.set_pair(s).expect("a known setting");
     }

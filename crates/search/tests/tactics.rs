@@ -2,8 +2,10 @@
 //! `cargo test -p stackchess-search --release --test tactics -- --ignored`.
 //! `stackchess bench --tactics data/tactics/wac.epd --nodes 100000` prints the same per position.
 
+mod common;
+
 use stackchess_core::Rules as _;
-use stackchess_search::{parse_epd, Engine, EvalParams, Limits, SearchConfig};
+use stackchess_search::{parse_epd, Engine, Limits};
 use stackchess_variants::Fide;
 use std::sync::atomic::AtomicBool;
 
@@ -11,8 +13,7 @@ use std::sync::atomic::AtomicBool;
 fn solve(nodes: u64) -> (usize, usize) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tactics/wac.epd");
     let cases = parse_epd(&std::fs::read_to_string(path).expect("data/tactics/wac.epd")).expect("valid EPD");
-    let mut engine =
-        Engine::<Fide>::new(stackchess_variants::traditional::fide_rules(), SearchConfig::full(preset("fide")));
+    let mut engine = Engine::<Fide>::new(stackchess_variants::traditional::fide_rules(), common::full("fide"));
     let stop = AtomicBool::new(false);
     let solved = cases
         .iter()
@@ -34,10 +35,4 @@ fn wac_solve_rate_at_100k_nodes() {
     assert_eq!(total, 300);
     // 83.7% measured when written (see the crate README); below 80% means a regression.
     assert!(solved * 100 >= total * 80, "only {solved}/{total} solved");
-}
-
-/// The evaluation preset of the built-in variant `name`.
-fn preset(name: &str) -> EvalParams {
-    let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
-    stackchess_search::SearchConfig::preset(v.eval_params().expect("a preset")).expect("a valid preset").eval
 }

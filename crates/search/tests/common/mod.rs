@@ -112,13 +112,13 @@ pub fn search_depth_with<P: Position>(
     e.search(pos, &[], &stackchess_search::Limits::depth(depth), &stop, &mut |_| {})
 }
 
-/// The full engine with the preset of the built-in variant `name`.
+/// The full engine the preset of the built-in variant `name` describes (its `search.` keys too).
 pub fn full(name: &str) -> stackchess_search::SearchConfig {
-    stackchess_search::SearchConfig::full(preset(name))
+    let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
+    stackchess_search::SearchConfig::preset(v.eval_params().expect("a preset")).expect("a valid preset")
 }
 
 /// The evaluation preset of the built-in variant `name`.
 pub fn preset(name: &str) -> stackchess_search::EvalParams {
-    let v: stackchess_variants::Variant = name.parse().expect("a built-in variant");
-    stackchess_search::SearchConfig::preset(v.eval_params().expect("a preset")).expect("a valid preset").eval
+    full(name).eval
 }
