@@ -76,6 +76,9 @@ pub struct Switches {
     /// Correction history: the static score corrected by how searches of positions with the same
     /// pawns differed from it.
     pub corr_history: bool,
+    /// With a net, positions without pawns are scored by the linear evaluation alone (a residual
+    /// net's base, else the parameters): its mop-up guidance and drawish scale.
+    pub net_endgame: bool,
 }
 
 /// A feature switch: its key (`search.<name>`), its short name in [`SearchConfig::describe`],
@@ -115,7 +118,7 @@ macro_rules! switch {
 impl SearchConfig {
     /// Every feature switch, in the order [`SearchConfig::describe`] lists them: the one table
     /// that setting, describing and listing the switches read.
-    pub const SWITCHES: [Switch; 20] = [
+    pub const SWITCHES: [Switch; 21] = [
         switch!(pvs, "pvs", "principal variation search"),
         switch!(aspiration, "asp", "aspiration windows from depth 4"),
         switch!(null_move, "nmp", "null-move pruning"),
@@ -136,6 +139,7 @@ impl SearchConfig {
         switch!(tt_eval, "tteval", "the table's score as the static score for pruning", false),
         switch!(check_see, "checksee", "check extension only for checks that keep material by SEE", false),
         switch!(corr_history, "corrhist", "the static score corrected by searches of the same pawns", false),
+        switch!(net_endgame, "netend", "with a net, positions without pawns scored by the linear evaluation alone"),
     ];
 
     /// The full engine with the evaluation `eval`, with a 16 MiB table.
@@ -191,6 +195,7 @@ impl SearchConfig {
                 tt_eval: false,
                 check_see: false,
                 corr_history: false,
+                net_endgame: false,
             },
             margins: Margins::default(),
             eval,

@@ -27,7 +27,7 @@ impl<P: Position> Engine<P> {
     /// table). It searches on one thread until [`Engine::set_threads`] says otherwise.
     #[must_use]
     pub fn new(rules: P::Rules, config: SearchConfig) -> Self {
-        let evaluator = Evaluator::new::<P>(rules, &config.eval, config.net.as_ref());
+        let evaluator = Evaluator::new::<P>(rules, &config.eval, config.net.as_ref(), config.switches.net_endgame);
         let cells = 64 * P::LEVELS;
         let (base, divisor) = (config.margins.get(margin::LMR_BASE), config.margins.get(margin::LMR_DIVISOR));
         let (base, divisor) = (f64::from(base) / 100.0, f64::from(divisor) / 100.0);

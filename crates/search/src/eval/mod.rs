@@ -41,8 +41,10 @@ pub(crate) struct Evaluator {
 }
 
 impl Evaluator {
-    pub fn new<P: Position>(rules: P::Rules, params: &EvalParams, net: Option<&NetFile>) -> Evaluator {
-        let net = net.map(|n| NetEval::new::<P>(rules, n));
+    /// With `endgame`, positions without pawns are scored by the linear evaluation alone (a
+    /// residual net's base, else `params`).
+    pub fn new<P: Position>(rules: P::Rules, params: &EvalParams, net: Option<&NetFile>, endgame: bool) -> Evaluator {
+        let net = net.map(|n| NetEval::new::<P>(rules, n, endgame.then_some(params)));
         Evaluator { linear: Evaluation::new::<P>(rules, params), net }
     }
 

@@ -46,15 +46,19 @@ pub(crate) struct NetEval {
     pub net: Arc<Net>,
     pub features: Features,
     pub base: Option<Evaluation>,
+    /// The linear evaluation that scores positions without pawns instead of the net (a residual
+    /// net's base, else the engine's parameters): its mop-up guidance and drawish scale convert
+    /// endings that a net, which sees few of them in its data, draws by the fifty-move rule.
+    pub endgame: Option<Evaluation>,
 }
 
 impl NetEval {
-    pub fn new<P: Position>(rules: P::Rules, n: &NetFile) -> NetEval {
-        NetEval {
-            net: n.net.clone(),
-            features: Features::of::<P>(rules),
-            base: n.base.as_deref().map(|p| Evaluation::new::<P>(rules, p)),
-        }
+    /// The net of `n`; with `endgame` (the engine's parameters), positions without pawns are
+    /// left to the linear evaluation: a residual net's base, else those parameters'.
+    pub fn new<P: Position>(rules: P::Rules, n: &NetFile, endgame: Option<&EvalParams>) -> NetEval {
+        let base = n.base.as_deref().map(|p| Evaluation::new::<P>(rules, p));
+        let endgame = endgame.map(|p| base.clone().unwrap_or_else(|| Evaluation::new::<P>(rules, p)));
+        NetEval { net: n.net.clone(), features: Features::of::<P>(rules), base, endgame }
     }
 }
 
@@ -86,6 +90,11 @@ impl<C: CellSet> Stack<C> {
 
     /// The evaluation of `pos` at `ply`.
     pub fn eval<P: Position<Cells = C>>(&mut self, n: &NetEval, pos: &P, ply: usize) -> Eval {
+        if let Some(linear) = &n.endgame {
+            if Color::ALL.iter().all(|&c| pos.pieces(c, Role::Pawn).is_empty()) {
+                return linear.eval(pos);
+            }
+        }
         let ply = ply.min(self.slots.len() - 1);
         let pieces = Pieces::of(pos);
         if !self.slots[ply].valid {
@@ -104,6 +113,7 @@ impl<C: CellSet> Stack<C> {
         if let Some(base) = &n.base {
             score += base.eval(pos).score;
         }
+
         Eval { score, pieces: officers(&pieces) }
     }
 }
@@ -146,7 +156,7 @@ impl NetFile {
     /// added): for tools and tests, not for a search loop.
     #[must_use]
     pub fn score<P: Position>(&self, rules: P::Rules, pos: &P) -> i32 {
-        let n = NetEval::new::<P>(rules, self);
+        let n = NetEval::new::<P>(rules, self, None);
         Stack::new(&n, 1).eval(&n, pos, 0).score
     }
 
