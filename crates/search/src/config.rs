@@ -329,7 +329,7 @@ mod tests {
         let mut c = SearchConfig::default();
         assert!(c
             .describe()
-            .starts_with("hash=16 features=pvs,asp,nmp,lmr,killers,history,checkext,rfp,futility,see,qs,qstt,conthist,seeprune eval: "));
+            .starts_with("hash=16 features=pvs,asp,nmp,lmr,killers,history,checkext,rfp,futility,see,qs,qstt,conthist,seeprune,netend eval: "));
         c.set_pair("search.lmr=false").unwrap();
         c.set_pair("search.see=off").unwrap();
         c.set_pair("search.hash=3").unwrap();
@@ -337,7 +337,7 @@ mod tests {
         assert!(!c.switches.lmr && !c.switches.see && c.hash_mb == 3 && c.eval.mg[crate::term::VALUE + 4] == 500);
         assert!(c
             .describe()
-            .contains("features=pvs,asp,nmp,killers,history,checkext,rfp,futility,qs,qstt,conthist,seeprune"));
+            .contains("features=pvs,asp,nmp,killers,history,checkext,rfp,futility,qs,qstt,conthist,seeprune,netend"));
         let e = c.set("search.nope", "true").unwrap_err().to_string();
         assert!(e.contains("search.lmr") && e.contains("search.see"), "{e}");
         assert!(c.set("search.pvs", "maybe").is_err());

@@ -113,7 +113,6 @@ impl<C: CellSet> Stack<C> {
         if let Some(base) = &n.base {
             score += base.eval(pos).score;
         }
-
         Eval { score, pieces: officers(&pieces) }
     }
 }
