@@ -7,6 +7,9 @@ use stackchess_core::{Position, Rules, SplitMix64};
 use stackchess_search::{term, EvalParams, Evaluation};
 use stackchess_variants::{Variant, WithPosition};
 
+mod common;
+use common::without_pawns;
+
 /// Parameters drawn at random within their ranges' middle, middlegame and endgame apart.
 fn random_params(rng: &mut SplitMix64) -> EvalParams {
     let base = EvalParams::default().values();
@@ -22,45 +25,6 @@ fn random_params(rng: &mut SplitMix64) -> EvalParams {
     p.scale_drawish = i32::try_from(rng.below(64)).unwrap();
     p.mobility = 3;
     p
-}
-
-/// The LFEN with every pawn taken off the board (pawnless endings, where the drawish scale applies).
-fn without_pawns(lfen: &str) -> String {
-    let (placement, rest) = lfen.split_once(' ').unwrap();
-    let ranks = placement.split('|').map(|level| {
-        level
-            .split('/')
-            .map(|rank| {
-                let cells: String = rank
-                    .chars()
-                    .flat_map(|c| match c.to_digit(10) {
-                        Some(n) => vec!['1'; n as usize],
-                        None if c.eq_ignore_ascii_case(&'p') => vec!['1'],
-                        None => vec![c],
-                    })
-                    .collect();
-                let mut out = String::new();
-                let mut run = 0;
-                for c in cells.chars() {
-                    if c == '1' {
-                        run += 1;
-                    } else {
-                        if run > 0 {
-                            out.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        out.push(c);
-                    }
-                }
-                if run > 0 {
-                    out.push_str(&run.to_string());
-                }
-                out
-            })
-            .collect::<Vec<_>>()
-            .join("/")
-    });
-    format!("{} {rest}", ranks.collect::<Vec<_>>().join("|"))
 }
 
 struct Check {

@@ -122,3 +122,32 @@ pub fn full(name: &str) -> stackchess_search::SearchConfig {
 pub fn preset(name: &str) -> stackchess_search::EvalParams {
     full(name).eval
 }
+
+/// An LFEN placement with its pawns taken off (runs of empty cells merged).
+pub fn without_pawns(lfen: &str) -> String {
+    let (placement, rest) = lfen.split_once(' ').unwrap();
+    let rank = |r: &str| {
+        let mut out = String::new();
+        let mut empty = 0;
+        for ch in r.chars() {
+            match ch {
+                'p' | 'P' => empty += 1,
+                d if d.is_ascii_digit() => empty += d.to_digit(10).unwrap(),
+                c => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        out
+    };
+    let levels: Vec<String> =
+        placement.split('|').map(|l| l.split('/').map(rank).collect::<Vec<_>>().join("/")).collect();
+    format!("{} {rest}", levels.join("|"))
+}
