@@ -93,24 +93,30 @@ impl EngineArgs {
         if !self.param.is_empty() {
             c.eval_source = format!("{} with --param {}", c.eval_source, self.param.join(" --param "));
         }
-        c.net = net_of(&self.eval, variant)?;
+        c.net = net_of(&self.eval, variant, &c.eval)?;
         Ok(c)
     }
 }
 
 /// The net `--eval` names (`None` for `linear`, and for `default` where the rule set ships none),
-/// read for the rule set `variant`.
-pub fn net_of(eval: &str, variant: &str) -> Result<Option<stackchess_search::NetFile>> {
-    struct Load(stackchess_search::EvalChoice, Variant);
-    impl stackchess_variants::WithPosition for Load {
+/// read for the rule set `variant` and an engine of the evaluation parameters `params` (a shipped
+/// residual net plays only with those it corrects: stderr says when it is set aside).
+pub fn net_of(eval: &str, variant: &str, params: &EvalParams) -> Result<Option<stackchess_search::NetFile>> {
+    struct Load<'a>(stackchess_search::EvalChoice, Variant, &'a EvalParams);
+    impl stackchess_variants::WithPosition for Load<'_> {
         type Output = Result<Option<stackchess_search::NetFile>, stackchess_nnue::NetError>;
         fn call<P: Position>(self, rules: P::Rules) -> Self::Output {
-            self.0.net::<P>(rules, self.1.default_net(), &format!("builtin:{}", self.1))
+            self.0.net::<P>(rules, self.1.default_net(), &format!("builtin:{}", self.1), self.2)
         }
     }
     let choice: stackchess_search::EvalChoice = eval.parse().map_err(|e| anyhow::anyhow!("--eval {e}"))?;
     let v: Variant = variant.parse()?;
-    v.with(Load(choice, v)).with_context(|| format!("--eval {eval}"))
+    let default = choice == stackchess_search::EvalChoice::Default;
+    let net = v.with(Load(choice, v, params)).with_context(|| format!("--eval {eval}"))?;
+    if default && net.is_none() && v.default_net().is_some() {
+        note(&format!("{v} plays the linear evaluation: its net corrects the preset, not these parameters"));
+    }
+    Ok(net)
 }
 
 /// An evaluation and where it came from.

@@ -285,18 +285,18 @@ fn analyse_reports_several_lines_and_mate_searches() {
     stackchess().args(["analyse", "--multipv", "0", "--depth", "1"]).assert().failure();
 }
 
-/// The node total (the signature) `bench --only VARIANT --depth DEPTH` prints.
-fn bench_total(variant: &str, depth: &str) -> u64 {
-    let text = stdout_of(&["bench", "--only", variant, "--depth", depth]);
+/// The node total (the signature) `bench --only VARIANT --depth DEPTH [EXTRA...]` prints.
+fn bench_total(variant: &str, depth: &str, extra: &[&str]) -> u64 {
+    let text = stdout_of(&[&["bench", "--only", variant, "--depth", depth], extra].concat());
     let total = text.lines().last().unwrap().split_whitespace().nth(2).unwrap();
     total.parse().unwrap_or_else(|_| panic!("no node total in {text}"))
 }
 
 #[test]
 fn bench_signature_is_reproducible() {
-    let a = bench_total("fide", "5");
+    let a = bench_total("fide", "5", &[]);
     assert!(a > 0);
-    assert_eq!(a, bench_total("fide", "5"));
+    assert_eq!(a, bench_total("fide", "5", &[]));
 }
 
 #[test]
@@ -306,8 +306,16 @@ fn bench_signatures_are_those_the_search_has_always_had() {
     // quiet moves' histories read when the picker reaches them, so later; before that, issue 20
     // turned on the quiescence table, continuation history and SEE pruning).
     for (variant, nodes) in [("fide", 14_767u64), ("malka", 33_441), ("traditional", 37_861), ("air-attack", 59_536)] {
-        assert_eq!(bench_total(variant, "4"), nodes, "{variant}");
+        assert_eq!(bench_total(variant, "4", &[]), nodes, "{variant}");
     }
+}
+
+#[test]
+fn the_kept_malka_net_searches_the_tree_it_always_has() {
+    // `data/nets/malka.nnue` (data/nets/README.md): its bench signature pinned like the linear
+    // evaluation's, so that a change to the net's inference or the search with a net shows.
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/nets/malka.nnue");
+    assert_eq!(bench_total("malka", "4", &["--eval", &format!("net:{net}")]), 33_619);
 }
 
 #[test]

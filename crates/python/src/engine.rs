@@ -93,7 +93,7 @@ impl WithPosition for Make {
     type Output = Result<Box<dyn AnyEngine>, NetError>;
     fn call<P: Position>(mut self, rules: P::Rules) -> Self::Output {
         let name = format!("builtin:{}", self.variant);
-        self.config.net = self.eval.net::<P>(rules, self.variant.default_net(), &name)?;
+        self.config.net = self.eval.net::<P>(rules, self.variant.default_net(), &name, &self.config.eval)?;
         let mut engine = stackchess_search::Engine::<P>::new(rules, self.config);
         engine.set_threads(self.threads);
         Ok(Box::new(Eng { engine, rules }))

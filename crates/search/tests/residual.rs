@@ -57,3 +57,34 @@ fn a_residual_net_adds_its_base_evaluation() {
         assert!(n > 300, "{v}: only {n} positions");
     }
 }
+
+/// Which net `--eval default` plays when the rule set ships `shipped` and the engine's parameters
+/// are `params`: the net's name, or `None` for the linear evaluation.
+fn default_net(shipped: &[u8], params: &stackchess_search::EvalParams) -> Option<String> {
+    use stackchess_search::EvalChoice;
+    let rules = stackchess_variants::malka::rules();
+    let net = EvalChoice::Default.net::<stackchess_variants::Malka>(rules, Some(shipped), "builtin:malka", params);
+    net.unwrap().map(|n| n.path)
+}
+
+#[test]
+fn a_shipped_residual_net_plays_only_with_the_parameters_it_corrects() {
+    use stackchess_search::{EvalChoice, SearchConfig};
+    type P = stackchess_variants::Malka;
+    let rules = stackchess_variants::malka::rules();
+    let preset = SearchConfig::preset(stackchess_variants::malka::EVAL_PARAMS).unwrap().eval;
+    let mut tuned = preset.clone();
+    tuned.set("value.queen", "600").unwrap();
+    let bytes = |base: &str| {
+        let mut net = FloatNet::random(12 * 64 * P::LEVELS, 8, 5).quantise(rules.id(), P::LEVELS, "test");
+        base.clone_into(&mut net.base);
+        net.to_bytes()
+    };
+    let (residual, plain) = (bytes(&preset.to_file()), bytes(""));
+    let builtin = Some("builtin:malka".to_owned());
+    assert_eq!(default_net(&residual, &preset), builtin, "the preset: the shipped net plays");
+    assert_eq!(default_net(&residual, &tuned), None, "other parameters: the linear evaluation of them");
+    assert_eq!(default_net(&plain, &tuned), builtin, "a plain net has no base to disagree with");
+    let linear = EvalChoice::Linear.net::<P>(rules, Some(&residual), "builtin:malka", &preset).unwrap();
+    assert!(linear.is_none());
+}

@@ -42,7 +42,7 @@ impl Settings for Flags {
                 let eval =
                     if value.is_empty() || value == "<empty>" { "default".to_owned() } else { format!("net:{value}") };
                 // Checked against the rule set before it is kept.
-                crate::common::net_of(&eval, variant)?;
+                crate::common::net_of(&eval, variant, &e.config(variant)?.eval)?;
                 e.eval = eval;
             }
             "clear params" => {

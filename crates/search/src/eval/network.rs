@@ -117,10 +117,9 @@ impl<C: CellSet> Stack<C> {
     }
 }
 
-/// Whether each side has a piece besides pawns and the king.
+/// Whether each side has a piece besides pawns and the king (roles 1 to 4: knight to queen).
 fn officers<C: CellSet>(p: &Pieces<C>) -> [bool; 2] {
-    let has = |side: usize| (1..5).any(|r| !p.0[side * 6 + r].is_empty());
-    let _ = Role::Pawn;
+    let has = |side: usize| (Role::Knight as usize..=Role::Queen as usize).any(|r| !p.0[side * 6 + r].is_empty());
     [has(0), has(1)]
 }
 
@@ -202,8 +201,11 @@ impl std::str::FromStr for EvalChoice {
 }
 
 impl EvalChoice {
-    /// The net this choice plays for `rules`: `shipped` is the rule set's built-in net file (its
-    /// bytes) and `name` what to call it (`builtin:malka`); `None` for the linear evaluation.
+    /// The net this choice plays for `rules` with the evaluation parameters `params`: `shipped`
+    /// is the rule set's built-in net file (its bytes) and `name` what to call it
+    /// (`builtin:malka`); `None` for the linear evaluation. A shipped residual net plays only
+    /// with the parameters it corrects (its base): with others (a tuned set, `--params`) the
+    /// default is the linear evaluation of those, since the net would ignore them.
     ///
     /// # Errors
     /// A net file that cannot be read, or one refused for `rules` (another rule set or board).
@@ -212,10 +214,14 @@ impl EvalChoice {
         rules: P::Rules,
         shipped: Option<&[u8]>,
         name: &str,
+        params: &EvalParams,
     ) -> Result<Option<NetFile>, stackchess_nnue::NetError> {
         match self {
             EvalChoice::Linear => Ok(None),
-            EvalChoice::Default => shipped.map(|b| NetFile::from_bytes::<P>(rules, b, name)).transpose(),
+            EvalChoice::Default => {
+                let net = shipped.map(|b| NetFile::from_bytes::<P>(rules, b, name)).transpose()?;
+                Ok(net.filter(|n| n.base.as_deref().is_none_or(|base| base == params)))
+            }
             EvalChoice::File(path) => NetFile::load::<P>(rules, path).map(Some),
         }
     }
