@@ -1,7 +1,8 @@
 //! Nodes a second of the search with each evaluation of a rule set: its preset, the tuned
-//! parameters (`data/tuned/<variant>.params`, when there) and the net (`data/nets/<variant>.nnue`,
-//! or a random net of 64 neurons when none is shipped: the cost of a net does not depend on its
-//! weights), and a residual net (a random one whose output is added to the preset's evaluation).
+//! parameters (`data/tuned/<variant>.params`, when there), the net (the rule set's default net,
+//! else `data/nets/<variant>.nnue`, else a random net of 64 neurons: the cost of a net does not
+//! depend on its weights), and a residual net (a random one whose output is added to the preset's
+//! evaluation). The preset line is the linear evaluation even where the default plays a net.
 //! Each workload searches the bench positions to a fixed node budget; criterion reports
 //! nodes a second (elements/s), and the ratio of two lines of one run is the relative cost of a
 //! node. Run: `cargo bench -p stackchess-benches --bench evaluation`.
@@ -53,7 +54,10 @@ fn bench_variant<P: Position>(c: &mut Criterion, rules: P::Rules) {
         net.base = base;
         NetFile::from_bytes::<P>(rules, &net.to_bytes(), "random").expect("a random net loads")
     };
-    let net = NetFile::load::<P>(rules, &shipped).unwrap_or_else(|_| random(String::new()));
+    let net = match variant.default_net() {
+        Some(bytes) => NetFile::from_bytes::<P>(rules, bytes, "default").expect("the default net loads"),
+        None => NetFile::load::<P>(rules, &shipped).unwrap_or_else(|_| random(String::new())),
+    };
     configs.push(("net", SearchConfig { net: Some(net), ..engine.clone() }));
     // The same cost with the linear evaluation added: a residual net.
     configs.push(("residual", SearchConfig { net: Some(random(preset.to_file())), ..engine }));

@@ -303,19 +303,31 @@ fn bench_signature_is_reproducible() {
 fn bench_signatures_are_those_the_search_has_always_had() {
     // `bench --depth 4` node totals per variant: pinned so that speed work provably visits the
     // same tree. A change of search behaviour updates these, with its reason in the commit (last:
-    // quiet moves' histories read when the picker reaches them, so later; before that, issue 20
-    // turned on the quiescence table, continuation history and SEE pruning).
-    for (variant, nodes) in [("fide", 14_767u64), ("malka", 33_441), ("traditional", 37_861), ("air-attack", 59_536)] {
+    // Malka's default became its net, `crates/malka/malka.nnue`; before that, quiet moves'
+    // histories were read when the picker reaches them). The linear evaluation is pinned too, so a
+    // change to the net's inference shows apart from one to the search.
+    for (variant, nodes) in [("fide", 14_767u64), ("malka", 33_619), ("traditional", 37_861), ("air-attack", 59_536)] {
         assert_eq!(bench_total(variant, "4", &[]), nodes, "{variant}");
     }
+    assert_eq!(bench_total("malka", "4", &["--eval", "linear"]), 33_441, "malka, linear");
 }
 
 #[test]
-fn the_kept_malka_net_searches_the_tree_it_always_has() {
-    // `data/nets/malka.nnue` (data/nets/README.md): its bench signature pinned like the linear
-    // evaluation's, so that a change to the net's inference or the search with a net shows.
-    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/nets/malka.nnue");
-    assert_eq!(bench_total("malka", "4", &["--eval", &format!("net:{net}")]), 33_619);
+fn parameters_of_ones_own_set_the_default_net_aside_and_say_so() {
+    // Malka's default is a residual net of its preset: with other evaluation parameters it would
+    // ignore them, so the default plays their linear evaluation, and stderr says why.
+    let out = stackchess()
+        .args(["bench", "--only", "malka", "--depth", "4", "--param", "value.queen=1234"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let note = String::from_utf8_lossy(&out.stderr);
+    assert!(note.contains("malka plays the linear evaluation: its net corrects the preset"), "{note}");
+    let total =
+        |text: &str| -> u64 { text.lines().last().unwrap().split_whitespace().nth(2).unwrap().parse().unwrap() };
+    let linear = bench_total("malka", "4", &["--eval", "linear", "--param", "value.queen=1234"]);
+    assert_eq!(total(&String::from_utf8_lossy(&out.stdout)), linear);
+    assert_ne!(linear, 33_441, "value.queen changed the linear search");
 }
 
 #[test]

@@ -88,3 +88,25 @@ fn a_shipped_residual_net_plays_only_with_the_parameters_it_corrects() {
     let linear = EvalChoice::Linear.net::<P>(rules, Some(&residual), "builtin:malka", &preset).unwrap();
     assert!(linear.is_none());
 }
+
+struct Shipped(Variant);
+
+impl WithPosition for Shipped {
+    type Output = bool;
+    fn call<P: Position>(self, rules: P::Rules) -> bool {
+        let Some(bytes) = self.0.default_net() else { return false };
+        let preset = stackchess_search::SearchConfig::preset(self.0.eval_params().unwrap()).unwrap().eval;
+        let net = NetFile::from_bytes::<P>(rules, bytes, "shipped").unwrap_or_else(|e| panic!("{}: {e}", self.0));
+        // A shipped residual net corrects exactly the preset, so `--eval default` plays it.
+        assert!(net.base.as_deref().is_none_or(|b| *b == preset), "{}: the net's base is not the preset", self.0);
+        let chosen = stackchess_search::EvalChoice::Default.net::<P>(rules, Some(bytes), "builtin", &preset);
+        assert!(chosen.unwrap().is_some(), "{}", self.0);
+        true
+    }
+}
+
+#[test]
+fn every_shipped_net_loads_and_is_what_the_default_plays() {
+    let shipped: Vec<Variant> = Variant::ALL.into_iter().filter(|&v| v.with(Shipped(v))).collect();
+    assert!(shipped.contains(&Variant::Malka), "{shipped:?}");
+}

@@ -31,10 +31,15 @@ pub struct Games {
 }
 
 /// Rounds each value to the integer the engine takes.
+/// `base` with the tuned keys set to `values`. A residual net that corrects other evaluation
+/// parameters than these is set aside, as `--eval default` does (it would ignore them).
 fn config(base: &SearchConfig, params: &[Param], values: &[f64]) -> Result<SearchConfig, String> {
     let mut c = base.clone();
     for (p, v) in params.iter().zip(values) {
         c.set(&p.name, &format!("{}", v.round() as i64)).map_err(|e| e.to_string())?;
+    }
+    if c.net.as_ref().is_some_and(|n| !n.corrects(&c.eval)) {
+        c.net = None;
     }
     Ok(c)
 }
@@ -162,5 +167,33 @@ impl<P: Position> Objective for GameObjective<'_, P> {
             return Err(e);
         }
         Ok(total.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stackchess_search::NetFile;
+
+    #[test]
+    fn tuning_an_evaluation_key_sets_a_residual_net_aside_and_a_search_key_keeps_it() {
+        type P = stackchess_variants::Malka;
+        let rules = stackchess_variants::malka::rules();
+        let net = NetFile::from_bytes::<P>(rules, stackchess_variants::malka::NET.unwrap(), "builtin:malka").unwrap();
+        let base =
+            SearchConfig { net: Some(net), ..SearchConfig::preset(stackchess_variants::malka::EVAL_PARAMS).unwrap() };
+        let param = |text: &str| text.parse::<Param>().unwrap();
+        let queen = config(&base, &[param("value.queen=900,500,1300,50")], &[950.0]).unwrap();
+        assert!(queen.net.is_none(), "the net would ignore value.queen");
+        let searched = config(&base, &[param("search.hash=16,1,64,1")], &[8.0]).unwrap();
+        assert!(searched.net.is_some(), "search keys leave the net's evaluation alone");
+        assert!(config(
+            &base,
+            &[param("value.queen=900,500,1300,50")],
+            &[f64::from(base.eval.get("value.queen").unwrap())]
+        )
+        .unwrap()
+        .net
+        .is_some());
     }
 }

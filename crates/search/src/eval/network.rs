@@ -19,6 +19,15 @@ pub struct NetFile {
     pub base: Option<Arc<EvalParams>>,
 }
 
+impl NetFile {
+    /// Whether the net plays with the evaluation parameters `params`: a plain net always, a
+    /// residual one only with the parameters it corrects (with others it would ignore them).
+    #[must_use]
+    pub fn corrects(&self, params: &EvalParams) -> bool {
+        self.base.as_deref().is_none_or(|base| base == params)
+    }
+}
+
 impl PartialEq for NetFile {
     fn eq(&self, other: &Self) -> bool {
         self.path == other.path && (Arc::ptr_eq(&self.net, &other.net) || self.net == other.net)
@@ -220,7 +229,7 @@ impl EvalChoice {
             EvalChoice::Linear => Ok(None),
             EvalChoice::Default => {
                 let net = shipped.map(|b| NetFile::from_bytes::<P>(rules, b, name)).transpose()?;
-                Ok(net.filter(|n| n.base.as_deref().is_none_or(|base| base == params)))
+                Ok(net.filter(|n| n.corrects(params)))
             }
             EvalChoice::File(path) => NetFile::load::<P>(rules, path).map(Some),
         }
