@@ -76,6 +76,7 @@ impl EngineArgs {
             }
             p
         };
+        let learned = base.engine.net.clone();
         let mut c =
             if self.plain { SearchConfig::plain(base.engine.eval) } else { base.engine }.with_source(base.source);
         if let Some(h) = self.hash {
@@ -93,7 +94,12 @@ impl EngineArgs {
         if !self.param.is_empty() {
             c.eval_source = format!("{} with --param {}", c.eval_source, self.param.join(" --param "));
         }
-        c.net = net_of(&self.eval, variant, &c.eval)?;
+        // An evaluation that brings its own net (`balance --nnue`) plays it by default, as long
+        // as it corrects these parameters.
+        c.net = match learned {
+            Some(n) if self.eval == "default" && n.corrects(&c.eval) => Some(n),
+            _ => net_of(&self.eval, variant, &c.eval)?,
+        };
         Ok(c)
     }
 }

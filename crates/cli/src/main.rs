@@ -6,6 +6,7 @@ mod cmd;
 mod common;
 mod engine_spec;
 mod interrupt;
+mod learned;
 mod openings_flags;
 mod progress;
 mod run_flags;

@@ -62,3 +62,49 @@ fn a_residual_net_is_trained_carries_its_base_and_plays() {
     assert!(!d.join("x.nnue").exists());
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn balance_learns_a_net_per_rule_set_once_then_plays_and_reuses_it() {
+    let d = tmp("balance-nnue");
+    let cache = d.join("cache");
+    let balance = |dir: &str| {
+        let out = d.join(dir);
+        let mut args = vec!["balance", "--variants", "fide", "--games", "2", "--nodes", "100", "--max-plies", "40"];
+        args.extend(["--openings", "random:4", "--no-pieces", "-q", "--nnue", "--nnue-generations", "1"]);
+        args.extend([
+            "--nnue-positions",
+            "2000",
+            "--nnue-nodes",
+            "100",
+            "--nnue-gate-games",
+            "4",
+            "--nnue-hidden",
+            "8",
+        ]);
+        args.extend(["--nnue-cache", s(&cache), "--dir", s(&out)]);
+        let (ok, stdout, stderr) = run(&args);
+        assert!(ok, "{stderr}");
+        (stdout, stderr)
+    };
+    let (stdout, stderr) = balance("first");
+    assert!(stderr.contains("fide: learning its net"), "{stderr}");
+    // One run, keyed by the rule set and the settings, with its generation's data, net and gate.
+    let runs: Vec<PathBuf> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    let net = runs[0].join("gen-1/net.nnue");
+    assert!(net.exists() && runs[0].join("gen-1/data.data").exists() && runs[0].join("gen-1/gate").exists());
+    // What stderr says was played is what the settings line names.
+    let settings = stdout.lines().find(|l| l.trim_start().starts_with("#1 nodes=100 = ")).expect(&stdout).to_owned();
+    if runs[0].join("best.nnue").exists() {
+        assert!(stderr.contains("playing its learnt net") && settings.contains(" net="), "{stderr}{settings}");
+    } else {
+        assert!(stderr.contains("no generation's net beat") && !settings.contains(" net="), "{stderr}{settings}");
+    }
+    // The second run reuses it: nothing is played or trained again, and the same engine plays.
+    let made = |p: &Path| std::fs::metadata(p).unwrap().modified().unwrap();
+    let (net_time, data_time) = (made(&net), made(&runs[0].join("gen-1/data.data")));
+    let (stdout2, _) = balance("second");
+    assert_eq!((made(&net), made(&runs[0].join("gen-1/data.data"))), (net_time, data_time));
+    assert!(stdout2.contains(&settings), "{stdout2}");
+    std::fs::remove_dir_all(&d).unwrap();
+}

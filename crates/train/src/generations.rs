@@ -100,8 +100,8 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> GenerationError + '_ {
 }
 
 /// Runs (or resumes) `settings.generations` generations in `dir`, the first one's data played by
-/// `base` (the best linear evaluation), each later one's by the best net so far (with `base`'s
-/// search and piece values).
+/// `base` (its net when it has one, as a rule set's default does, else its linear evaluation),
+/// each later one's by the best so far (with `base`'s search and piece values).
 ///
 /// # Errors
 /// A step that fails, or [`GenerationError::Interrupted`].
@@ -118,10 +118,13 @@ pub fn run<P: Position>(
     let best_path = dir.join("best.nnue");
     let mut out = Vec::new();
     let mut files: Vec<PathBuf> = Vec::new();
+    // The best player so far, as each generation met it: a resumed run goes through the finished
+    // generations again (their data, nets and matches are read back, not made again), so every
+    // generation plays and is gated against the same player as the first time.
+    let mut best = base.net.clone();
     for g in 1..=settings.generations {
         let gdir = dir.join(format!("gen-{g}"));
         std::fs::create_dir_all(&gdir).map_err(io(&gdir))?;
-        let best = if best_path.exists() { Some(NetFile::load::<P>(rules, &best_path)?) } else { None };
         let player = SearchConfig { net: best.clone(), ..base.clone() };
         hook.step(g, "data");
         let data = gdir.join("data.data");
@@ -143,11 +146,13 @@ pub fn run<P: Position>(
         };
         let positions = files.iter().map(|f| DataReader::open(f).map(|r| r.positions)).sum::<Result<u64, _>>()?;
         hook.step(g, "gate");
-        let candidate = SearchConfig { net: Some(NetFile::load::<P>(rules, &net_path)?), ..base.clone() };
+        let net = NetFile::load::<P>(rules, &net_path)?;
+        let candidate = SearchConfig { net: Some(net.clone()), ..base.clone() };
         let gate = gate::<P>(rules, &candidate, &player, settings, g, &gdir.join("gate"), halt)?;
         let adopted = gate.as_ref().is_some_and(|e| e.score > 0.5);
         if adopted {
             std::fs::copy(&net_path, &best_path).map_err(io(&best_path))?;
+            best = Some(net);
         }
         let report = Generation { generation: g, positions: positions as usize, net: net_path, holdout, gate, adopted };
         hook.generation(&report);
@@ -174,6 +179,14 @@ fn make_data<P: Position>(
         games: settings.positions.div_ceil(per_game).max(1),
         ..settings.data.clone()
     };
+    if path.exists() {
+        // A resumed generation: its file may already hold more games than the first guess.
+        let r = DataReader::open(path)?;
+        if r.positions >= settings.positions {
+            return Ok(());
+        }
+        data.games = data.games.max(r.games);
+    }
     loop {
         generate::<P>(rules, player, &data, path, command, halt, hook)?;
         let have = DataReader::open(path)?.positions;

@@ -7,10 +7,12 @@
 //! `DIR/<N>-nodes/<variant>/` for each node budget; running the command again with the same
 //! settings reuses the finished games and plays only missing ones. `--precision X` adds games in
 //! batches (resuming the directories) until every White-score interval is within ±X or
-//! `--max-games` is reached. `--tune` plays each rule set with its own tuned evaluation.
+//! `--max-games` is reached. `--tune` plays each rule set with its own tuned evaluation, `--nnue`
+//! with a net learnt for it (over the tuned evaluation when both are given).
 
 use crate::analysis_flags::{AnalysisArgs, OutputArgs};
 use crate::common::{EngineArgs, Evaluation};
+use crate::learned::NnueArgs;
 use crate::openings_flags::{Balanced, OpeningFileArgs, OpeningsOrder};
 use crate::run_flags::Ui;
 use crate::tuned::TuneArgs;
@@ -101,6 +103,8 @@ pub struct Args {
     pub analysis: AnalysisArgs,
     #[command(flatten)]
     pub tune: TuneArgs,
+    #[command(flatten)]
+    pub nnue: NnueArgs,
     /// Plan the study instead of playing it: a pilot batch per variant and rung in DIR/plan/,
     /// then the games each needs for White's score within ±--precision (0.02 if not given),
     /// core-hours and hours here.
@@ -133,7 +137,7 @@ pub struct Args {
 }
 
 /// Runs the command: the flags as a [`Study`], the rule sets' evaluations (tuned first with
-/// `--tune`), then [`stackchess_study::run`].
+/// `--tune`, a net learnt over them with `--nnue`), then [`stackchess_study::run`].
 pub fn run(a: &Args) -> Result<()> {
     let variants = a.variants.iter().map(VariantArg::load).collect::<Result<Vec<_>, _>>()?;
     let mut study = Study {
@@ -170,8 +174,10 @@ pub fn run(a: &Args) -> Result<()> {
     };
     // Bad settings are refused before any rule set is tuned.
     stackchess_study::check(&study)?;
-    let evals =
-        variants.iter().map(|&v| a.tune.evaluation(v, a.threads, a.quiet)).collect::<Result<Vec<Evaluation>>>()?;
+    let evals = variants
+        .iter()
+        .map(|&v| a.nnue.evaluation(a.tune.evaluation(v, a.threads, a.quiet)?, a.threads, a.quiet))
+        .collect::<Result<Vec<Evaluation>>>()?;
     study.evaluations = evals.iter().map(|e| e.source.clone()).collect();
     stackchess_study::run(&study, &Flags { args: a, evals }, &mut Shell { quiet: a.quiet })
 }

@@ -2,15 +2,13 @@
 //! by a paired match, keep the winner), in one resumable directory (docs/nnue.md).
 
 use crate::common::EngineArgs;
-use crate::progress::DataBar;
 use anyhow::Result;
-use stackchess_core::Position;
 use stackchess_datagen::Labels;
 use stackchess_search::Limits;
 use stackchess_selfplay::TimeControl;
-use stackchess_train::generations::{self, Generation, Settings};
-use stackchess_train::{Epoch, Options};
-use stackchess_variants::{VariantArg, WithPosition};
+use stackchess_train::generations::Settings;
+use stackchess_train::Options;
+use stackchess_variants::VariantArg;
 use std::path::PathBuf;
 
 /// Flags of `nnue`.
@@ -76,83 +74,39 @@ pub struct Args {
     pub engine: EngineArgs,
 }
 
-impl stackchess_train::Hook for DataBar {
-    fn epoch(&mut self, e: &Epoch) {
-        if !self.quiet {
-            eprintln!("  epoch {:>3}: train {:.6} held out {:.6} ({:.1} s)", e.epoch, e.train, e.holdout, e.seconds);
-        }
-    }
-}
-
-impl generations::Hook for DataBar {
-    fn step(&mut self, g: usize, what: &str) {
-        self.finish();
-        if !self.quiet {
-            eprintln!("generation {g}: {what}");
-        }
-    }
-    fn generation(&mut self, r: &Generation) {
-        println!("{}", line(r));
-    }
-}
-
-fn line(r: &Generation) -> String {
-    let gate = r
-        .gate
-        .as_ref()
-        .map_or_else(|| "no games".to_owned(), |e| format!("{:+.1} [{:+.1}, {:+.1}] Elo", e.elo, e.lower, e.upper));
-    format!(
-        "generation {}: {} positions in all, held-out error {:.6}; against the best: {gate}; {}",
-        r.generation,
-        r.positions,
-        r.holdout,
-        if r.adopted { "adopted" } else { "kept the best" }
-    )
-}
-
-struct Run<'a>(&'a Args);
-impl WithPosition for Run<'_> {
-    type Output = Result<()>;
-    fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
-        use stackchess_core::Rules as _;
-        let a = self.0;
-        let base = a.engine.config(rules.name())?;
-        let settings = Settings {
-            generations: a.generations,
-            positions: a.positions,
-            data: stackchess_datagen::Settings {
-                nodes: a.nodes,
-                per_game: a.per_game,
-                label_nodes: a.label_nodes,
-                seed: a.seed,
-                threads: a.threads,
-                ..stackchess_datagen::Settings::default()
-            },
-            train: Options {
-                hidden: a.hidden,
-                epochs: a.epochs,
-                seed: a.seed,
-                threads: a.threads,
-                factor_levels: if a.factorise { P::LEVELS } else { 0 },
-                ..Options::default()
-            },
-            labels: Labels { lambda: a.lambda, ..Labels::default() },
-            holdout: 0.05,
-            residual: a.residual,
-            gate_games: a.gate_games,
-            gate_limits: if a.gate_tc.is_some() { Limits::default() } else { Limits::nodes(a.gate_nodes) },
-            gate_tc: a.gate_tc,
-        };
-        let command = std::env::args().collect::<Vec<_>>().join(" ");
-        let _run = crate::interrupt::run()?;
-        let mut ui = DataBar::new(a.quiet);
-        generations::run::<P>(rules, &base, &a.dir, &settings, &command, &crate::interrupt::STOP, &mut ui)?;
-        println!("best net: {}", a.dir.join("best.nnue").display());
-        Ok(())
-    }
-}
-
-/// Runs `nnue`.
+/// Runs `nnue`: the flags as generation settings, one library call, a line a generation.
 pub fn run(a: &Args) -> Result<()> {
-    a.variant.load()?.with(Run(a))
+    let variant = a.variant.load()?;
+    let base = a.engine.config(variant.name())?;
+    let settings = Settings {
+        generations: a.generations,
+        positions: a.positions,
+        data: stackchess_datagen::Settings {
+            nodes: a.nodes,
+            per_game: a.per_game,
+            label_nodes: a.label_nodes,
+            seed: a.seed,
+            threads: a.threads,
+            ..stackchess_datagen::Settings::default()
+        },
+        train: Options {
+            hidden: a.hidden,
+            epochs: a.epochs,
+            seed: a.seed,
+            threads: a.threads,
+            factor_levels: if a.factorise { variant.levels() } else { 0 },
+            ..Options::default()
+        },
+        labels: Labels { lambda: a.lambda, ..Labels::default() },
+        holdout: 0.05,
+        residual: a.residual,
+        gate_games: a.gate_games,
+        gate_limits: if a.gate_tc.is_some() { Limits::default() } else { Limits::nodes(a.gate_nodes) },
+        gate_tc: a.gate_tc,
+    };
+    for g in crate::learned::run_generations(variant, &base, &a.dir, &settings, a.quiet)? {
+        println!("{}", crate::learned::line(&g));
+    }
+    println!("best net: {}", a.dir.join("best.nnue").display());
+    Ok(())
 }
