@@ -15,7 +15,12 @@ pub fn engine_args(def: &EngineDef) -> Option<EngineArgs> {
             param: params.clone(),
             params: params_file.clone(),
             plain: *plain,
-            eval: net.as_ref().map_or_else(|| "default".to_owned(), |p| format!("net:{}", p.display())),
+            // `net=linear` is `--eval linear`; any other value is a net file.
+            eval: match net.as_ref().map(|p| (p, p.to_str())) {
+                None => "default".to_owned(),
+                Some((_, Some("linear"))) => "linear".to_owned(),
+                Some((p, _)) => format!("net:{}", p.display()),
+            },
         }),
         EngineKind::External { .. } => None,
     }
@@ -56,6 +61,8 @@ mod tests {
         let args = engine_args(&d).unwrap();
         assert_eq!((args.plain, args.hash, args.param.len()), (true, Some(8), 2));
         assert_eq!(engine_args(&parse("name=A,net=x.nnue").unwrap()).unwrap().eval, "net:x.nnue");
+        assert_eq!(engine_args(&parse("name=A,net=linear").unwrap()).unwrap().eval, "linear");
+        assert_eq!(engine_args(&parse("name=A").unwrap()).unwrap().eval, "default");
         assert!(engine_args(&parse("name=sf,cmd=/usr/bin/stockfish").unwrap()).is_none());
     }
 }

@@ -171,11 +171,15 @@ impl NnueArgs {
         let id = variant.rules_id();
         let key = stackchess_tune::Cache::key(id, &base.eval, &format!("{}\n{}", self.describe(), base.describe()));
         let dir = root.join(&key);
-        note(&format!("{variant}: learning its net (from {}) in {}", eval.source, dir.display()));
+        let start = match &base.net {
+            Some(n) => format!("{} with the net {}", eval.source, n.path),
+            None => eval.source.clone(),
+        };
+        note(&format!("{variant}: learning its net (from {start}) in {}", dir.display()));
         let gens = run_generations(variant, &base, &dir, &self.settings(threads), quiet)?;
         let best = dir.join("best.nnue");
         if !best.exists() {
-            note(&format!("{variant}: no generation's net beat {} in its gate; playing it", eval.source));
+            note(&format!("{variant}: no generation's net beat {start} in its gate; playing it"));
             return Ok(eval);
         }
         let net = load(variant, &best)?;

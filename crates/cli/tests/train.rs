@@ -95,10 +95,13 @@ fn balance_learns_a_net_per_rule_set_once_then_plays_and_reuses_it() {
     assert!(net.exists() && runs[0].join("gen-1/data.data").exists() && runs[0].join("gen-1/gate").exists());
     // What stderr says was played is what the settings line names.
     let settings = stdout.lines().find(|l| l.trim_start().starts_with("#1 nodes=100 = ")).expect(&stdout).to_owned();
-    if runs[0].join("best.nnue").exists() {
-        assert!(stderr.contains("playing its learnt net") && settings.contains(" net="), "{stderr}{settings}");
+    let best = runs[0].join("best.nnue");
+    if best.exists() {
+        assert!(stderr.contains("playing its learnt net") && settings.contains(s(&best)), "{stderr}{settings}");
     } else {
-        assert!(stderr.contains("no generation's net beat") && !settings.contains(" net="), "{stderr}{settings}");
+        // The start it did not beat: fide's default, its shipped net.
+        assert!(stderr.contains("no generation's net beat preset fide with the net builtin:fide"), "{stderr}");
+        assert!(!settings.contains(s(&cache)) && settings.contains("net=builtin:fide"), "{settings}");
     }
     // The second run reuses it: nothing is played or trained again, and the same engine plays.
     let made = |p: &Path| std::fs::metadata(p).unwrap().modified().unwrap();

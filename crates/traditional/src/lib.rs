@@ -25,12 +25,12 @@ pub const EVAL_PARAMS: &str = include_str!("../traditional.params");
 /// See [`EVAL_PARAMS`].
 pub const FIDE_EVAL_PARAMS: &str = include_str!("../fide.params");
 
-/// The default evaluation's nets of Traditional and of standard chess (`stackchess train`), when
+/// The default evaluation's nets of Traditional and of standard chess (`stackchess train`), where
 /// the rule set ships one that won its match at equal time against the best linear evaluation
-/// (docs/nnue.md); `None`: the linear one.
+/// (data/nets/README.md); `None`: the linear one.
 pub const NET: Option<&[u8]> = None;
-/// See [`NET`].
-pub const FIDE_NET: Option<&[u8]> = None;
+/// Standard chess's: `fide.nnue`, a residual net over [`FIDE_EVAL_PARAMS`].
+pub const FIDE_NET: Option<&[u8]> = Some(include_bytes!("../fide.nnue"));
 
 /// The workloads of `stackchess bench`: a `depth = N` line and bench positions, one LFEN a line.
 pub const BENCH: &str = include_str!("../traditional.bench");

@@ -29,7 +29,7 @@ pub struct Args {
     limits: LimitArgs,
     /// An engine, cutechess-style (give exactly two): external
     /// `name=N,cmd=PATH[,arg=X]...[,option.Name=V]...` or built-in
-    /// `name=N[,param=K=V]...[,params=FILE][,plain][,hash=MB]`; either may add
+    /// `name=N[,param=K=V]...[,params=FILE][,plain][,net=FILE|linear][,hash=MB]`; either may add
     /// `nodes=N`, `depth=N`, `movetime=MS`, `tc=TC` (see docs/match.md).
     #[arg(long = "engine", value_name = "SPEC", conflicts_with_all = ["engine_a", "engine_b"])]
     engines: Vec<String>,

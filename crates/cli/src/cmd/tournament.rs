@@ -20,7 +20,7 @@ pub struct Args {
     /// Variant: malka, traditional, fide, air-attack, or rules:FILE (a user-defined rule set).
     #[arg(long, short, default_value = "malka")]
     variant: VariantArg,
-    /// An engine (three or more): `name=A[,param=KEY=VALUE]...[,params=FILE][,plain][,nodes=N][,depth=N][,movetime=MS][,hash=MB]`.
+    /// An engine (three or more): `name=A[,param=KEY=VALUE]...[,params=FILE][,plain][,net=FILE|linear][,nodes=N][,depth=N][,movetime=MS][,hash=MB]`.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
     /// Who plays whom: every pair (round-robin), or the first engine against each other (gauntlet).
