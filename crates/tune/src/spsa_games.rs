@@ -30,15 +30,16 @@ pub struct Games {
     pub seed: u64,
 }
 
-/// Rounds each value to the integer the engine takes.
-/// `base` with the tuned keys set to `values`. A residual net that corrects other evaluation
-/// parameters than these is set aside, as `--eval default` does (it would ignore them).
+/// `base` with the tuned keys set to `values`, each rounded to the integer the engine takes. When
+/// an evaluation key is tuned, a residual net is set aside at every value (it would ignore the
+/// keys), so that θ+ and θ− always play the same kind of evaluation.
 fn config(base: &SearchConfig, params: &[Param], values: &[f64]) -> Result<SearchConfig, String> {
     let mut c = base.clone();
     for (p, v) in params.iter().zip(values) {
         c.set(&p.name, &format!("{}", v.round() as i64)).map_err(|e| e.to_string())?;
     }
-    if c.net.as_ref().is_some_and(|n| !n.corrects(&c.eval)) {
+    let evaluation_tuned = params.iter().any(|p| !p.name.starts_with("search."));
+    if evaluation_tuned && c.net.as_ref().is_some_and(|n| n.base.is_some()) {
         c.net = None;
     }
     Ok(c)
@@ -187,13 +188,9 @@ mod tests {
         assert!(queen.net.is_none(), "the net would ignore value.queen");
         let searched = config(&base, &[param("search.hash=16,1,64,1")], &[8.0]).unwrap();
         assert!(searched.net.is_some(), "search keys leave the net's evaluation alone");
-        assert!(config(
-            &base,
-            &[param("value.queen=900,500,1300,50")],
-            &[f64::from(base.eval.get("value.queen").unwrap())]
-        )
-        .unwrap()
-        .net
-        .is_some());
+        // At the preset's own value too: a side whose values round back to the preset must not
+        // play the net while the other plays the linear evaluation.
+        let at_preset = f64::from(base.eval.get("value.queen").unwrap());
+        assert!(config(&base, &[param("value.queen=900,500,1300,50")], &[at_preset]).unwrap().net.is_none());
     }
 }
