@@ -177,3 +177,13 @@ pub fn note(text: &str) {
         said.push(text.to_owned());
     }
 }
+
+/// The cache directory of one kind of run (`tuned`, `nnue`): `given` (its flag `flag`), else the
+/// user's ([`stackchess_tune::cache::user_dir`]).
+pub fn cache_dir(given: Option<&std::path::Path>, kind: &str, flag: &str) -> Result<std::path::PathBuf> {
+    match given {
+        Some(d) => Ok(d.to_owned()),
+        None => stackchess_tune::cache::user_dir(kind)
+            .with_context(|| format!("no cache directory: set XDG_CACHE_HOME or HOME, or give {flag}")),
+    }
+}

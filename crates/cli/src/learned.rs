@@ -162,12 +162,7 @@ impl NnueArgs {
         }
         let variant = eval.variant;
         let base = EngineArgs::default().config_from(variant.name(), Some(&eval))?;
-        let root = match &self.nnue_cache {
-            Some(d) => d.clone(),
-            None => stackchess_tune::Cache::default_dir()
-                .and_then(|d| d.parent().map(|p| p.join("nnue")))
-                .context("no cache directory: set XDG_CACHE_HOME or HOME, or give --nnue-cache")?,
-        };
+        let root = crate::common::cache_dir(self.nnue_cache.as_deref(), "nnue", "--nnue-cache")?;
         let id = variant.rules_id();
         let key = stackchess_tune::Cache::key(id, &base.eval, &format!("{}\n{}", self.describe(), base.describe()));
         let dir = root.join(&key);

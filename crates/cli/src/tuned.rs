@@ -93,12 +93,7 @@ impl TuneArgs {
             }
             return Ok(preset);
         }
-        let cache = match &self.tune_cache {
-            Some(d) => Cache::new(d),
-            None => Cache::new(
-                Cache::default_dir().context("no cache directory: set XDG_CACHE_HOME or HOME, or give --tune-cache")?,
-            ),
-        };
+        let cache = Cache::new(crate::common::cache_dir(self.tune_cache.as_deref(), "tuned", "--tune-cache")?);
         let settings = self.settings(threads);
         let engine = preset.engine.clone();
         let id = variant.rules_id();

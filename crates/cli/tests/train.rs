@@ -111,3 +111,36 @@ fn balance_learns_a_net_per_rule_set_once_then_plays_and_reuses_it() {
     assert!(stdout2.contains(&settings), "{stdout2}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn training_settings_that_cannot_work_are_refused_before_any_data_is_read_or_played() {
+    let d = tmp("bad-settings");
+    let (cache, out) = (d.join("cache"), d.join("out"));
+    let mut args = vec!["balance", "--variants", "fide", "--games", "2", "--nodes", "100", "-q", "--nnue"];
+    args.extend(["--nnue-hidden", "0", "--nnue-cache", s(&cache), "--dir", s(&out)]);
+    let (ok, _, err) = run(&args);
+    assert!(!ok && err.contains("hidden size 0"), "{err}");
+    let played = walk(&cache).into_iter().filter(|p| p.extension().is_some_and(|e| e == "data")).count();
+    assert_eq!(played, 0, "{err}");
+    // `train` names the setting before it looks at the data (here a file that is not there).
+    let missing = d.join("missing.data");
+    let (ok, _, err) =
+        run(&["train", "-v", "fide", "--data", s(&missing), "--out", s(&d.join("x.nnue")), "--epochs", "0"]);
+    assert!(!ok && err.contains("epochs 0") && !err.contains("missing.data"), "{err}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Every file under `dir` (none when it is not there).
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    entries
+        .flat_map(|e| {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p)
+            } else {
+                vec![p]
+            }
+        })
+        .collect()
+}

@@ -104,7 +104,8 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> GenerationError + '_ {
 /// each later one's by the best so far (with `base`'s search and piece values).
 ///
 /// # Errors
-/// A step that fails, or [`GenerationError::Interrupted`].
+/// Training settings that cannot work (before anything is played), a step that fails, or
+/// [`GenerationError::Interrupted`].
 pub fn run<P: Position>(
     rules: P::Rules,
     base: &SearchConfig,
@@ -114,6 +115,7 @@ pub fn run<P: Position>(
     halt: &AtomicBool,
     hook: &mut dyn Hook,
 ) -> Result<Vec<Generation>, GenerationError> {
+    settings.train.check()?;
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let best_path = dir.join("best.nnue");
     let mut out = Vec::new();

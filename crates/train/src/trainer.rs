@@ -37,6 +37,27 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// Settings that cannot train: a hidden size of 0 or above 1024, a batch or epochs of 0, a
+    /// learning rate that is not a positive number.
+    ///
+    /// # Errors
+    /// [`TrainError::Config`] naming the setting.
+    pub fn check(&self) -> Result<(), TrainError> {
+        let bad = |what: String| Err(TrainError::Config(what));
+        if !(1..=1024).contains(&self.hidden) {
+            return bad(format!("hidden size {}: give 1 to 1024 neurons", self.hidden));
+        }
+        if self.batch == 0 || self.epochs == 0 {
+            return bad(format!("batch {}, epochs {}: give a batch and an epoch", self.batch, self.epochs));
+        }
+        if !(self.lr.is_finite() && self.lr > 0.0) {
+            return bad(format!("learning rate {}: give a positive number", self.lr));
+        }
+        Ok(())
+    }
+}
+
 /// Shared ("virtual") inputs that training adds to every real one, so that what many inputs have
 /// in common is learnt from all their samples: the same piece on the same square of any level,
 /// the piece anywhere (its material), and the piece anywhere on a level. A real input's row is
@@ -340,7 +361,7 @@ impl Optimiser {
 /// `holdout`). Setting `halt` stops after the batch in progress (the network so far is returned).
 ///
 /// # Errors
-/// Settings that cannot work (no samples, a hidden size of 0 or above 1024, a batch of 0).
+/// No samples, or settings [`Options::check`] refuses.
 pub fn train(
     inputs: usize,
     train: &Samples,
@@ -349,14 +370,9 @@ pub fn train(
     halt: &AtomicBool,
     hook: &mut dyn Hook,
 ) -> Result<Trained, TrainError> {
-    if train.is_empty() || !(1..=1024).contains(&o.hidden) || o.batch == 0 || o.epochs == 0 {
-        return Err(TrainError::Config(format!(
-            "{} samples, hidden {}, batch {}, epochs {}: give samples, a hidden size from 1 to 1024, a batch and an epoch",
-            train.len(),
-            o.hidden,
-            o.batch,
-            o.epochs
-        )));
+    o.check()?;
+    if train.is_empty() {
+        return Err(TrainError::Config("no training samples".into()));
     }
     let threads =
         if o.threads == 0 { std::thread::available_parallelism().map_or(1, std::num::NonZero::get) } else { o.threads };

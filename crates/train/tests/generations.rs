@@ -70,3 +70,24 @@ fn a_finished_generation_resumes_as_it_was_and_the_next_is_added() {
     assert!(n.corrects(&base.eval) && n.net.rules_id == rules.id());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn settings_that_cannot_train_are_refused_before_anything_is_played() {
+    type P = stackchess_variants::Fide;
+    let rules = stackchess_variants::traditional::fide_rules();
+    let dir = std::env::temp_dir().join(format!("stackchess-generations-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let base = SearchConfig::preset(stackchess_variants::traditional::FIDE_EVAL_PARAMS).unwrap();
+    let halt = AtomicBool::new(false);
+    for (train, named) in [
+        (Options { hidden: 0, ..settings(1).train }, "hidden size 0"),
+        (Options { hidden: 2000, ..settings(1).train }, "hidden size 2000"),
+        (Options { epochs: 0, ..settings(1).train }, "epochs 0"),
+        (Options { lr: f32::NAN, ..settings(1).train }, "learning rate NaN"),
+    ] {
+        let s = Settings { train, ..settings(1) };
+        let e = run::<P>(rules, &base, &dir, &s, "test", &halt, &mut Quiet).unwrap_err().to_string();
+        assert!(e.contains(named), "{e}");
+        assert!(!dir.exists(), "{e}: the run began");
+    }
+}

@@ -39,16 +39,6 @@ impl Cache {
         Cache { dir: dir.into() }
     }
 
-    /// `$XDG_CACHE_HOME/stackchess/tuned`, else `$HOME/.cache/stackchess/tuned`; `None` when
-    /// neither variable is set.
-    #[must_use]
-    pub fn default_dir() -> Option<PathBuf> {
-        let xdg = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()).map(PathBuf::from);
-        let base =
-            xdg.or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| Path::new(&h).join(".cache")));
-        base.map(|b| b.join("stackchess").join("tuned"))
-    }
-
     /// The directory.
     #[must_use]
     pub fn dir(&self) -> &Path {
@@ -105,6 +95,15 @@ impl Cache {
         std::fs::rename(&tmp, &path).map_err(|e| io(e, &path))?;
         Ok(path)
     }
+}
+
+/// `$XDG_CACHE_HOME/stackchess/<kind>`, else `$HOME/.cache/stackchess/<kind>`: where the user's
+/// cached runs of one kind (`tuned`, `nnue`) live; `None` when neither variable is set.
+#[must_use]
+pub fn user_dir(kind: &str) -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let base = xdg.or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| Path::new(&h).join(".cache")));
+    base.map(|b| b.join("stackchess").join(kind))
 }
 
 #[cfg(test)]

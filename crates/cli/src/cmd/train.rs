@@ -92,6 +92,16 @@ impl WithPosition for Run<'_> {
     type Output = Result<()>;
     fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.args;
+        let o = Options {
+            hidden: a.hidden,
+            epochs: a.epochs,
+            batch: a.batch,
+            lr: a.lr,
+            seed: a.seed,
+            threads: a.threads,
+            factor_levels: if a.factorise { P::LEVELS } else { 0 },
+        };
+        o.check()?;
         let labels = Labels { lambda: a.lambda, ..Labels::default() };
         let started = std::time::Instant::now();
         let split = Split { labels, holdout: a.holdout, seed: a.seed, linear: &self.linear, residual: self.residual };
@@ -104,15 +114,6 @@ impl WithPosition for Run<'_> {
             started.elapsed().as_secs_f64()
         );
         println!("held out, the linear evaluation alone: {linear_alone:.6}");
-        let o = Options {
-            hidden: a.hidden,
-            epochs: a.epochs,
-            batch: a.batch,
-            lr: a.lr,
-            seed: a.seed,
-            threads: a.threads,
-            factor_levels: if a.factorise { P::LEVELS } else { 0 },
-        };
         let _run = crate::interrupt::run()?;
         let inputs = stackchess_nnue::Features::of::<P>(rules).inputs();
         let t = stackchess_train::train(inputs, &train, &holdout, &o, &crate::interrupt::STOP, &mut Lines)?;
