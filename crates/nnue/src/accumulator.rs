@@ -6,9 +6,20 @@ use crate::net::{Net, QA, QB, SCALE};
 use stackchess_core::{CellSet, Color, Piece, Position, Role};
 
 /// The first layer's sums: White's side's `hidden` neurons, then Black's.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Accumulator {
     pub(crate) v: Vec<i16>,
+}
+
+impl Clone for Accumulator {
+    fn clone(&self) -> Self {
+        Accumulator { v: self.v.clone() }
+    }
+
+    /// Copies into the buffer already there (the search does this a node: no allocation).
+    fn clone_from(&mut self, source: &Self) {
+        self.v.clone_from(&source.v);
+    }
 }
 
 /// Each colour's pieces by role: what [`Accumulator::update`] compares.

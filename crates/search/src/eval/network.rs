@@ -108,15 +108,18 @@ impl<C: CellSet> Stack<C> {
         let pieces = Pieces::of(pos);
         if !self.slots[ply].valid {
             let from = (0..ply).rev().take(8).find(|&q| self.slots[q].valid);
-            let acc = match from {
+            let (before, here) = self.slots.split_at_mut(ply);
+            let slot = &mut here[0];
+            match from {
+                // Into the slot's own buffer: no allocation a node.
                 Some(q) => {
-                    let mut acc = self.slots[q].acc.clone();
-                    acc.update(&n.net, &n.features, &self.slots[q].pieces, &pieces);
-                    acc
+                    slot.acc.clone_from(&before[q].acc);
+                    slot.acc.update(&n.net, &n.features, &before[q].pieces, &pieces);
                 }
-                None => n.net.refresh(&n.features, pos),
-            };
-            self.slots[ply] = Slot { acc, pieces, valid: true };
+                None => slot.acc = n.net.refresh(&n.features, pos),
+            }
+            slot.pieces = pieces;
+            slot.valid = true;
         }
         let mut score = n.net.evaluate(&self.slots[ply].acc, pos.turn() == Color::White);
         if let Some(base) = &n.base {
