@@ -45,6 +45,10 @@ impl<const L: usize> CellSet for Bitboard<L> {
         Bitboard::has(self, c)
     }
     #[inline]
+    fn is_empty(self) -> bool {
+        Bitboard::is_empty(self)
+    }
+    #[inline]
     fn for_each(self, mut f: impl FnMut(Cell)) {
         for (l, &w) in self.0.iter().enumerate() {
             let mut w = w;
