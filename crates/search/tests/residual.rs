@@ -110,3 +110,36 @@ fn every_shipped_net_loads_and_is_what_the_default_plays() {
     let shipped: Vec<Variant> = Variant::ALL.into_iter().filter(|&v| v.with(Shipped(v))).collect();
     assert_eq!(shipped, [Variant::Malka, Variant::Fide], "{shipped:?}");
 }
+
+/// A kept net (`data/nets/<variant>[-...].nnue`) of `.0`'s rule set, read as `--eval net:FILE` reads it.
+struct Kept(Variant, std::path::PathBuf);
+
+impl WithPosition for Kept {
+    type Output = ();
+    fn call<P: Position>(self, rules: P::Rules) {
+        let net = NetFile::load::<P>(rules, &self.1).unwrap_or_else(|e| panic!("{}: {e}", self.1.display()));
+        let preset = stackchess_search::SearchConfig::preset(self.0.eval_params().unwrap()).unwrap().eval;
+        assert!(net.corrects(&preset), "{}: a residual net of another evaluation than the preset", self.1.display());
+        assert!(net.net.about.contains("command: "), "{}: no training command in its header", self.1.display());
+    }
+}
+
+#[test]
+fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/nets");
+    let mut kept = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(stem) =
+            path.file_stem().and_then(|s| s.to_str()).filter(|_| path.extension().is_some_and(|e| e == "nnue"))
+        else {
+            continue;
+        };
+        let v = Variant::ALL.into_iter().filter(|v| stem.starts_with(v.name())).max_by_key(|v| v.name().len());
+        let v = v.unwrap_or_else(|| panic!("{}: the name gives no rule set", path.display()));
+        v.with(Kept(v, path.clone()));
+        kept.push(stem.to_owned());
+    }
+    kept.sort();
+    assert_eq!(kept, ["air-attack", "fide-gen1", "malka-gen1", "traditional"]);
+}
