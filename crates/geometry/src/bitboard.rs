@@ -73,7 +73,8 @@ impl<const L: usize> Bitboard<L> {
     #[must_use]
     pub fn is_empty(self) -> bool {
         // The words or-ed in registers: comparing the array with an empty one went through
-        // memory, and the load stalled on the stores just made (a tenth of the net's cost).
+        // memory, and the load stalled on the stores just made (half the perf samples of the
+        // net's accumulator update).
         self.0.iter().fold(0, |a, &w| a | w) == 0
     }
 

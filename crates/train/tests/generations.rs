@@ -36,14 +36,20 @@ fn settings(generations: usize) -> Settings {
     }
 }
 
-#[test]
-fn a_finished_generation_resumes_as_it_was_and_the_next_is_added() {
-    type P = stackchess_variants::Fide;
-    let rules = stackchess_variants::traditional::fide_rules();
-    let dir = std::env::temp_dir().join(format!("stackchess-generations-{}", std::process::id()));
+type P = stackchess_variants::Fide;
+
+/// A fide run in a fresh temporary directory named after `name`: its rules, directory, base
+/// engine and halt flag.
+fn fixture(name: &str) -> (<P as stackchess_core::Position>::Rules, std::path::PathBuf, SearchConfig, AtomicBool) {
+    let dir = std::env::temp_dir().join(format!("stackchess-generations-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let base = SearchConfig::preset(stackchess_variants::traditional::FIDE_EVAL_PARAMS).unwrap();
-    let halt = AtomicBool::new(false);
+    (stackchess_variants::traditional::fide_rules(), dir, base, AtomicBool::new(false))
+}
+
+#[test]
+fn a_finished_generation_resumes_as_it_was_and_the_next_is_added() {
+    let (rules, dir, base, halt) = fixture("resume");
     let first = run::<P>(rules, &base, &dir, &settings(1), "test", &halt, &mut Quiet).unwrap();
     assert_eq!(first.len(), 1);
     let (data, net) = (dir.join("gen-1/data.data"), dir.join("gen-1/net.nnue"));
@@ -73,12 +79,7 @@ fn a_finished_generation_resumes_as_it_was_and_the_next_is_added() {
 
 #[test]
 fn settings_that_cannot_train_are_refused_before_anything_is_played() {
-    type P = stackchess_variants::Fide;
-    let rules = stackchess_variants::traditional::fide_rules();
-    let dir = std::env::temp_dir().join(format!("stackchess-generations-bad-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let base = SearchConfig::preset(stackchess_variants::traditional::FIDE_EVAL_PARAMS).unwrap();
-    let halt = AtomicBool::new(false);
+    let (rules, dir, base, halt) = fixture("bad");
     for (train, named) in [
         (Options { hidden: 0, ..settings(1).train }, "hidden size 0"),
         (Options { hidden: 2000, ..settings(1).train }, "hidden size 2000"),
