@@ -141,5 +141,5 @@ fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command(
         kept.push(stem.to_owned());
     }
     kept.sort();
-    assert_eq!(kept, ["air-attack", "fide-gen1", "fide-gen2", "malka-gen1", "traditional"]);
+    assert_eq!(kept, ["air-attack", "fide-gen1", "fide-gen2", "malka-gen1", "malka-gen2", "traditional"]);
 }
