@@ -20,9 +20,9 @@ pub const RULES: &str = include_str!("../air-attack.toml");
 /// The evaluation preset, as a parameter file (the format of `--params`).
 pub const EVAL_PARAMS: &str = include_str!("../air-attack.params");
 
-/// The default evaluation's net (`stackchess train`), when the rule set ships one that won its
-/// match at equal time against the best linear evaluation (docs/nnue.md); `None`: the linear one.
-pub const NET: Option<&[u8]> = None;
+/// The default evaluation's net: `air-attack.nnue`, a residual net over [`EVAL_PARAMS`] that beat
+/// them at equal time (how it was trained and measured: data/nets/README.md).
+pub const NET: Option<&[u8]> = Some(include_bytes!("../air-attack.nnue"));
 
 /// The workload of `stackchess bench`: a `depth = N` line and bench positions, one LFEN a line.
 pub const BENCH: &str = include_str!("../air-attack.bench");

@@ -108,7 +108,7 @@ impl WithPosition for Shipped {
 #[test]
 fn every_shipped_net_loads_and_is_what_the_default_plays() {
     let shipped: Vec<Variant> = Variant::ALL.into_iter().filter(|&v| v.with(Shipped(v))).collect();
-    assert_eq!(shipped, [Variant::Malka, Variant::Fide], "{shipped:?}");
+    assert_eq!(shipped, [Variant::Malka, Variant::Fide, Variant::AirAttack], "{shipped:?}");
 }
 
 /// A kept net (`data/nets/<variant>[-...].nnue`) of `.0`'s rule set, read as `--eval net:FILE` reads it.
@@ -141,5 +141,17 @@ fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command(
         kept.push(stem.to_owned());
     }
     kept.sort();
-    assert_eq!(kept, ["air-attack", "fide-gen1", "fide-gen2", "malka-gen1", "malka-gen2", "traditional"]);
+    assert_eq!(
+        kept,
+        [
+            "air-attack-gen2",
+            "air-attack-gen3",
+            "fide-gen1",
+            "fide-gen2",
+            "malka-gen1",
+            "malka-gen2",
+            "traditional",
+            "traditional-gen2"
+        ]
+    );
 }
