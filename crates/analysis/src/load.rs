@@ -394,10 +394,10 @@ pub fn write_plies_parquet(csv: &Path, out: &Path) -> Result<usize> {
 
 fn write_parquet(df: &mut DataFrame, out: &Path) -> Result<()> {
     let werr = |path: &Path, message: String| AnalysisError::Write { path: path.to_owned(), message };
-    let tmp = out.with_extension("parquet.tmp");
-    let file = std::fs::File::create(&tmp).map_err(|e| werr(&tmp, e.to_string()))?;
-    ParquetWriter::new(file).finish(df).map_err(|e| werr(&tmp, e.to_string()))?;
-    std::fs::rename(&tmp, out).map_err(|e| werr(out, e.to_string()))
+    stackchess_files::write_with(out, |w| {
+        ParquetWriter::new(w).finish(df).map(drop).map_err(|e| std::io::Error::other(e.to_string()))
+    })
+    .map_err(|e| werr(out, e.to_string()))
 }
 
 /// Reads a `games.parquet`, checking its columns (either version) and types against the schema,

@@ -14,7 +14,6 @@
 
 use crate::{BookError, Entry};
 use stackchess_core::Move;
-use std::io::Write;
 use std::path::Path;
 
 /// The first eight bytes of every book file.
@@ -160,26 +159,6 @@ pub(crate) fn decode_entries(rest: &[u8], levels: usize, path: &Path) -> Result<
         entries.push(Entry { key, mv, wins, draws, losses });
     }
     Ok(entries)
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), BookError> {
-    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    };
-    if let Err(e) = write() {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(BookError::io(path, e));
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        BookError::io(path, e)
-    })
 }
 
 #[cfg(test)]

@@ -103,7 +103,7 @@ impl<P: Position> Book<P> {
     /// # Errors
     /// On an I/O error, naming the file.
     pub fn write(&self, path: &Path) -> Result<(), BookError> {
-        format::write_atomic(path, &self.to_bytes())
+        stackchess_files::write(path, self.to_bytes()).map_err(|e| BookError::io(path, e))
     }
 
     /// Reads a book from bytes; `path` names the source in errors.

@@ -113,7 +113,7 @@ pub fn polyglot_bytes(entries: &[PolyglotEntry]) -> Vec<u8> {
 pub fn write_polyglot<P: Position>(book: &Book<P>, max_plies: u32, path: &Path) -> Result<usize, BookError> {
     let entries =
         polyglot_entries(book, max_plies).map_err(|message| BookError::Damaged { path: path.to_owned(), message })?;
-    crate::format::write_atomic(path, &polyglot_bytes(&entries))?;
+    stackchess_files::write(path, polyglot_bytes(&entries)).map_err(|e| BookError::io(path, e))?;
     Ok(entries.len())
 }
 

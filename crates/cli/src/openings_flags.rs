@@ -9,7 +9,7 @@ use stackchess_selfplay::openings::fnv1a;
 use stackchess_selfplay::suite::{balanced, SuiteSpec};
 use stackchess_selfplay::Openings;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The order of openings read from a file (`--openings-order`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -235,7 +235,5 @@ fn write_lines<P: Position>(
         let words: Vec<String> = line.iter().map(|&m| coord::<P>(m)).collect();
         let _ = writeln!(text, "{}", words.join(" "));
     }
-    let tmp = PathBuf::from(format!("{}.{}.tmp", path.display(), std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    stackchess_files::write(path, text).with_context(|| format!("writing {}", path.display()))
 }

@@ -10,7 +10,9 @@ use std::process::Command;
 /// Layer of each workspace package, lowest first. A new crate must be placed here.
 const LAYERS: &[(&str, u32)] = &[
     ("stackchess-geometry", 0),
-    ("stackchess-records", 0),
+    // Writing a file whole: under everything that replaces a file.
+    ("stackchess-files", 0),
+    ("stackchess-records", 1),
     ("stackchess-stats", 0),
     ("stackchess-reference", 0),
     ("stackchess-core", 1),

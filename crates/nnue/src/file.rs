@@ -177,15 +177,13 @@ impl Net {
         Ok(Net { rules_id, levels, hidden, about, base, w1, b1, w2, b2 })
     }
 
-    /// Writes the net to `path` (written aside, then renamed).
+    /// Writes the net to `path`, whole (`stackchess_files::write`).
     ///
     /// # Errors
     /// A failed write.
     pub fn write(&self, path: &Path) -> Result<(), NetError> {
-        let io = |e: std::io::Error| NetError::Io { path: path.display().to_string(), message: e.to_string() };
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.to_bytes()).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        stackchess_files::write(path, self.to_bytes())
+            .map_err(|e| NetError::Io { path: path.display().to_string(), message: e.to_string() })
     }
 
     /// Reads the net in `path` for the rule set `rules_id` on `levels` levels with at most `pieces`

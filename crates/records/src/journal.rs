@@ -9,7 +9,7 @@ use crate::read::{scan, Tail, GAMES_TABLE, PLIES_TABLE};
 use crate::{Error, GameRecord, PlyRecord, Version, PLY_COLUMNS};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// What opening a journal found.
@@ -271,14 +271,22 @@ fn rewrite(path: &Path, header: &str, columns: usize, committed: &HashMap<String
         })?;
         rows
     };
-    let tmp = path.with_extension("csv.tmp");
-    let mut out = BufWriter::new(File::create(&tmp).map_err(|e| Error::io(&tmp, e))?);
-    out.write_all(header.as_bytes()).map_err(|e| Error::io(&tmp, e))?;
-    for r in &rows {
-        out.write_all(&r.to_line(columns).map_err(|m| Error::record(&tmp, 0, m))?).map_err(|e| Error::io(&tmp, e))?;
+    let mut bad_row = None;
+    let written = stackchess_files::write_with(path, |out| {
+        out.write_all(header.as_bytes())?;
+        for r in &rows {
+            match r.to_line(columns) {
+                Ok(line) => out.write_all(&line)?,
+                Err(m) => {
+                    bad_row = Some(m);
+                    return Err(std::io::Error::other("a row that cannot be written"));
+                }
+            }
+        }
+        Ok(())
+    });
+    match bad_row {
+        Some(m) => Err(Error::record(path, 0, m)),
+        None => written.map_err(|e| Error::io(path, e)),
     }
-    out.flush().map_err(|e| Error::io(&tmp, e))?;
-    out.get_ref().sync_data().map_err(|e| Error::io(&tmp, e))?;
-    drop(out);
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
 }

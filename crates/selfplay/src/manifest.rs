@@ -114,16 +114,14 @@ impl Manifest {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         serde_json::from_str(&text).map_err(|e| Error::Manifest { path: path.to_owned(), message: e.to_string() })
     }
-    /// Writes the manifest (to a temporary file first, then renamed over the old one).
+    /// Writes the manifest, whole (`stackchess_files::write`).
     ///
     /// # Errors
     /// On an I/O error.
     pub fn write(&self, path: &Path) -> Result<(), Error> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::Manifest { path: path.to_owned(), message: e.to_string() })?;
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, text + "\n").map_err(|e| Error::io(&tmp, e))?;
-        std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+        stackchess_files::write(path, text + "\n").map_err(|e| Error::io(path, e))
     }
 }
 

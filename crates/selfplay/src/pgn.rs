@@ -10,7 +10,7 @@
 use crate::{Error, GameRecord};
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 /// One move of the movetext: its SAN and the mover's evaluation comment (without braces).
@@ -199,18 +199,18 @@ pub fn repair(path: &Path, mut keep: impl FnMut(&str) -> bool) -> Result<u64, Er
     if !path.exists() {
         return Ok(0);
     }
-    let tmp = path.with_extension("pgn.tmp");
-    let mut out = BufWriter::new(File::create(&tmp).map_err(|e| Error::io(&tmp, e))?);
+    let games = read_games(path)?;
     let mut kept = std::collections::HashSet::new();
-    for (id, text) in read_games(path)? {
-        if !kept.contains(&id) && keep(&id) {
-            out.write_all(text.as_bytes()).map_err(|e| Error::io(&tmp, e))?;
-            kept.insert(id);
+    stackchess_files::write_with(path, |out| {
+        for (id, text) in games {
+            if !kept.contains(&id) && keep(&id) {
+                out.write_all(text.as_bytes())?;
+                kept.insert(id);
+            }
         }
-    }
-    out.flush().map_err(|e| Error::io(&tmp, e))?;
-    drop(out);
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;
+        Ok(())
+    })
+    .map_err(|e| Error::io(path, e))?;
     Ok(kept.len() as u64)
 }
 

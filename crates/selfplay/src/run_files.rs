@@ -160,7 +160,7 @@ fn has_files(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|d| {
         d.flatten().any(|e| {
             let name = e.file_name();
-            !stackchess_records::is_lock_file(&name) && name != "manifest.json.tmp"
+            !stackchess_records::is_lock_file(&name) && !stackchess_files::is_temporary(&name)
         })
     })
 }

@@ -6,7 +6,7 @@ use crate::stats::{Sprt, SprtDecision};
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The per-game log of an SPRT.
@@ -94,7 +94,7 @@ impl SprtState {
         serde_json::from_str(&text).map_err(|e| Error::Manifest { path, message: e.to_string() })
     }
 
-    /// Writes `sprt.json` into `dir` (a temporary file renamed over the old one).
+    /// Writes `sprt.json` into `dir`, whole (`stackchess_files::write`).
     ///
     /// # Errors
     /// On an I/O error.
@@ -102,9 +102,7 @@ impl SprtState {
         let path = dir.join(SPRT_JSON);
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::Manifest { path: path.clone(), message: e.to_string() })?;
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, text + "\n").map_err(|e| Error::io(&tmp, e))?;
-        std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))
+        stackchess_files::write(&path, text + "\n").map_err(|e| Error::io(&path, e))
     }
 }
 
@@ -133,15 +131,11 @@ impl SprtLog {
     /// On an I/O error.
     pub fn start(dir: &Path, rows: &[SprtRow]) -> Result<SprtLog, Error> {
         let path = dir.join(SPRT_CSV);
-        let tmp = path.with_extension("csv.tmp");
-        let mut out = BufWriter::new(File::create(&tmp).map_err(|e| Error::io(&tmp, e))?);
         let mut text = format!("{SPRT_HEADER}\n");
         for r in rows {
             text.push_str(&r.line());
         }
-        out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| Error::io(&tmp, e))?;
-        drop(out);
-        std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
+        stackchess_files::write(&path, text).map_err(|e| Error::io(&path, e))?;
         let file = OpenOptions::new().append(true).open(&path).map_err(|e| Error::io(&path, e))?;
         Ok(SprtLog { path, file })
     }

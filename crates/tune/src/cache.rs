@@ -90,9 +90,7 @@ impl Cache {
         let path = self.path(key);
         let io = |e: std::io::Error, p: &Path| CacheError::Io { path: p.to_owned(), message: e.to_string() };
         std::fs::create_dir_all(&self.dir).map_err(|e| io(e, &self.dir))?;
-        let tmp = path.with_extension("params.tmp");
-        std::fs::write(&tmp, text).map_err(|e| io(e, &tmp))?;
-        std::fs::rename(&tmp, &path).map_err(|e| io(e, &path))?;
+        stackchess_files::write(&path, text).map_err(|e| io(e, &path))?;
         Ok(path)
     }
 }

@@ -218,10 +218,7 @@ fn write_state(path: &Path, header: &str, s: &State) -> Result<(), SpsaError> {
     let mut text = header.to_owned();
     let join = |v: &[f64]| v.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join(",");
     let _ = writeln!(text, "iteration = {}\ntheta = {}\nresults = {}", s.iteration, join(&s.theta), join(&s.results));
-    let tmp = path.with_extension("tmp");
-    let err = |e: std::io::Error| SpsaError::State { path: path.to_owned(), message: e.to_string() };
-    std::fs::write(&tmp, text).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(err)
+    stackchess_files::write(path, text).map_err(|e| SpsaError::State { path: path.to_owned(), message: e.to_string() })
 }
 
 fn read_state(path: &Path, header: &str, n: usize) -> Result<State, SpsaError> {

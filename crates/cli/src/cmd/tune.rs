@@ -132,9 +132,7 @@ pub fn run(a: &Args) -> Result<()> {
         format!("prior: {}", engine.eval_source),
         format!("settings: {}", settings.describe(&engine)),
     ];
-    let tmp = a.out.with_extension("tmp");
-    std::fs::write(&tmp, o.to_file(&header)).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
+    stackchess_files::write(&a.out, o.to_file(&header)).with_context(|| format!("writing {}", a.out.display()))?;
     let mut out = std::io::stdout().lock();
     let l = &o.losses;
     writeln!(
