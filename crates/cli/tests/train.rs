@@ -53,6 +53,23 @@ fn a_residual_net_is_trained_carries_its_base_and_plays() {
         let (ok, stdout, err) = run(&["analyse", "-v", "fide", "--eval", &format!("net:{}", s(net)), "--nodes", "500"]);
         assert!(ok && stdout.contains("bestmove"), "{stdout}{err}");
     }
+    // Training resumes from a net (`--init`), its hidden size the net's, with the base it corrects.
+    let more = d.join("more.nnue");
+    let init = |net: &Path, base: &[&str]| {
+        let mut args =
+            vec!["train", "-v", "fide", "--data", s(&data), "--out", s(&more), "--epochs", "1", "--init", s(net)];
+        args.extend_from_slice(base);
+        run(&args)
+    };
+    let (ok, stdout, err) = init(&residual, &["--base", "preset"]);
+    assert!(ok && stdout.contains("(8 neurons, 1 epochs"), "{stdout}{err}");
+    let (ok, _, err) = init(&residual, &[]);
+    assert!(!ok && err.contains("is a residual net: give the --base it was trained with"), "{err}");
+    let (ok, _, err) = init(&plain, &["--base", "preset"]);
+    assert!(!ok && err.contains("is a plain net"), "{err}");
+    let malka = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/nets/malka-gen2.nnue");
+    let (ok, _, err) = init(&malka, &["--base", "preset"]);
+    assert!(!ok && err.contains("--init") && err.contains("malka-gen2.nnue"), "{err}");
     // A --base that is not a parameter file: refused, naming it, before anything is trained.
     let bad = d.join("bad.params");
     std::fs::write(&bad, "value.pawn = lots\n").unwrap();

@@ -93,4 +93,19 @@ impl FloatNet {
             b2: (self.b2 * (QA * QB) as f32).round() as i32,
         }
     }
+
+    /// The float network a quantised net stands for (each weight divided by its scale): where
+    /// training resumes from a net (`stackchess train --init`). Quantising it gives `net` back.
+    #[must_use]
+    pub fn from_net(net: &Net) -> FloatNet {
+        let f = |x: i16, s: i32| f32::from(x) / s as f32;
+        FloatNet {
+            inputs: net.inputs(),
+            hidden: net.hidden,
+            w1: net.w1.iter().map(|&x| f(x, QA)).collect(),
+            b1: net.b1.iter().map(|&x| f(x, QA)).collect(),
+            w2: net.w2.iter().map(|&x| f(x, QB)).collect(),
+            b2: net.b2 as f32 / (QA * QB) as f32,
+        }
+    }
 }

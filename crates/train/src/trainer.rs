@@ -29,11 +29,14 @@ pub struct Options {
     pub threads: usize,
     /// Train with shared inputs ([`Factors`]) on a board of this many levels (0: none).
     pub factor_levels: usize,
+    /// Where training starts: this net's weights (of the same inputs and hidden size), else
+    /// weights drawn from the seed.
+    pub init: Option<FloatNet>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { hidden: 64, epochs: 12, batch: 16_384, lr: 0.001, seed: 1, threads: 0, factor_levels: 0 }
+        Options { hidden: 64, epochs: 12, batch: 16_384, lr: 0.001, seed: 1, threads: 0, factor_levels: 0, init: None }
     }
 }
 
@@ -357,6 +360,19 @@ impl Optimiser {
     }
 }
 
+/// The net training starts from: [`Options::init`] when it fits `inputs` and the hidden size,
+/// else weights drawn from the seed.
+fn start(inputs: usize, o: &Options) -> Result<FloatNet, TrainError> {
+    let Some(init) = &o.init else { return Ok(FloatNet::random(inputs, o.hidden, o.seed)) };
+    if (init.inputs, init.hidden) != (inputs, o.hidden) {
+        return Err(TrainError::Config(format!(
+            "the starting net has {} inputs and {} neurons; this training has {inputs} and {}",
+            init.inputs, init.hidden, o.hidden
+        )));
+    }
+    Ok(init.clone())
+}
+
 /// Trains a network on `train` for `inputs` inputs, reporting each epoch (held-out error on
 /// `holdout`). Setting `halt` stops after the batch in progress (the network so far is returned).
 ///
@@ -385,7 +401,7 @@ pub fn train(
         )));
     }
     let rows = x.rows();
-    let mut net = FloatNet::random(inputs, h, o.seed);
+    let mut net = start(inputs, o)?;
     // The shared rows start at 0: the net starts as it would without them.
     net.w1.resize(rows * h, 0.0);
     net.inputs = rows;

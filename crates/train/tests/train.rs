@@ -2,6 +2,7 @@
 //! stated error, and a run is a function of its seed: the same net twice, on one thread or two.
 
 use stackchess_core::SplitMix64;
+use stackchess_nnue::FloatNet;
 use stackchess_train::{mse, train, NoHook, Options, Samples};
 use std::sync::atomic::AtomicBool;
 
@@ -41,7 +42,8 @@ fn the_trainer_fits_a_known_target_and_is_deterministic() {
         let m = held.target.iter().map(|&t| f64::from(t)).sum::<f64>() / held.len() as f64;
         held.target.iter().map(|&t| (f64::from(t) - m).powi(2)).sum::<f64>() / held.len() as f64
     };
-    let o = Options { hidden: 32, epochs: 8, batch: 1024, lr: 0.003, seed: 5, threads: 2, factor_levels: 0 };
+    let o =
+        Options { hidden: 32, epochs: 8, batch: 1024, lr: 0.003, seed: 5, threads: 2, factor_levels: 0, init: None };
     let go = AtomicBool::new(false);
     let t = train(INPUTS, &data, &held, &o, &go, &mut NoHook).unwrap();
     let err = mse(&t.net, &held);
@@ -50,7 +52,7 @@ fn the_trainer_fits_a_known_target_and_is_deterministic() {
     assert!(t.epochs.last().unwrap().holdout < t.epochs[0].holdout);
     let again = train(INPUTS, &data, &held, &o, &go, &mut NoHook).unwrap();
     assert_eq!(t.net, again.net);
-    let one = train(INPUTS, &data, &held, &Options { threads: 1, ..o }, &go, &mut NoHook).unwrap();
+    let one = train(INPUTS, &data, &held, &Options { threads: 1, ..o.clone() }, &go, &mut NoHook).unwrap();
     assert_eq!(t.net, one.net);
 }
 
@@ -72,7 +74,8 @@ fn on_bases(data: &Samples, seed: u64) -> Samples {
 #[test]
 fn a_residual_net_learns_what_its_base_leaves() {
     let (data, held) = (on_bases(&synthetic(60_000, 1), 3), on_bases(&synthetic(5_000, 2), 4));
-    let o = Options { hidden: 32, epochs: 8, batch: 1024, lr: 0.003, seed: 5, threads: 2, factor_levels: 0 };
+    let o =
+        Options { hidden: 32, epochs: 8, batch: 1024, lr: 0.003, seed: 5, threads: 2, factor_levels: 0, init: None };
     let go = AtomicBool::new(false);
     let residual = mse(&train(INPUTS, &data, &held, &o, &go, &mut NoHook).unwrap().net, &held);
     // The same samples without their bases: the base is noise to the net, which cannot fit it.
@@ -93,10 +96,10 @@ fn level_blind(n: usize, seed: u64) -> Samples {
 #[test]
 fn shared_inputs_learn_from_every_level_and_fold_into_the_net() {
     let (data, held) = (level_blind(6_000, 1), level_blind(5_000, 2));
-    let o = Options { hidden: 32, epochs: 8, batch: 256, lr: 0.003, seed: 5, threads: 2, factor_levels: 0 };
+    let o = Options { hidden: 32, epochs: 8, batch: 256, lr: 0.003, seed: 5, threads: 2, factor_levels: 0, init: None };
     let go = AtomicBool::new(false);
     let plain = train(2 * INPUTS, &data, &held, &o, &go, &mut NoHook).unwrap();
-    let shared = train(2 * INPUTS, &data, &held, &Options { factor_levels: 2, ..o }, &go, &mut NoHook).unwrap();
+    let shared = train(2 * INPUTS, &data, &held, &Options { factor_levels: 2, ..o.clone() }, &go, &mut NoHook).unwrap();
     // The folded net has the real inputs only, and its error is the one reported for the last epoch.
     assert_eq!(shared.net.inputs, 2 * INPUTS);
     let (p, s) = (mse(&plain.net, &held), mse(&shared.net, &held));
@@ -104,6 +107,34 @@ fn shared_inputs_learn_from_every_level_and_fold_into_the_net() {
     // With few samples a cell, the shared rows see each square's samples of both levels.
     assert!(s < 0.7 * p, "shared {s}, plain {p}");
     // Shared inputs of a board that is not the data's are refused.
-    let e = train(2 * INPUTS, &data, &held, &Options { factor_levels: 3, ..o }, &go, &mut NoHook).unwrap_err();
+    let e = train(2 * INPUTS, &data, &held, &Options { factor_levels: 3, ..o.clone() }, &go, &mut NoHook).unwrap_err();
     assert!(e.to_string().contains("3 levels"), "{e}");
+}
+
+#[test]
+fn training_from_a_net_starts_where_it_left_off() {
+    let (data, held) = (synthetic(20_000, 1), synthetic(5_000, 2));
+    let o =
+        Options { hidden: 16, epochs: 2, batch: 1024, lr: 0.003, seed: 5, threads: 2, factor_levels: 0, init: None };
+    let go = AtomicBool::new(false);
+    let first = train(INPUTS, &data, &held, &o, &go, &mut NoHook).unwrap();
+    // Through the quantised net, as `--init` reads a net file: quantising it again is exact.
+    let q = first.net.quantise("test-rules", 1, "");
+    let start = FloatNet::from_net(&q);
+    assert_eq!(start.quantise("test-rules", 1, ""), q);
+    // Steps too small to matter: the net trained from `start` is `start`, to a billionth.
+    let still = Options { lr: 1e-12, epochs: 1, init: Some(start.clone()), ..o.clone() };
+    let still = train(INPUTS, &data, &held, &still, &go, &mut NoHook).unwrap().net;
+    let all = |n: &FloatNet| n.w1.iter().chain(&n.b1).chain(&n.w2).chain([&n.b2]).copied().collect::<Vec<f32>>();
+    let moved = all(&still).iter().zip(all(&start)).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+    assert!(moved < 1e-9, "a weight moved by {moved}");
+    // Two more epochs from it do better than the first two did, and better than two from the seed.
+    let more =
+        train(INPUTS, &data, &held, &Options { init: Some(start.clone()), ..o.clone() }, &go, &mut NoHook).unwrap();
+    let (before, after) = (mse(&start, &held), mse(&more.net, &held));
+    assert!(after < before && after < first.epochs[1].holdout, "{before} then {after}");
+    // A net of another hidden size is refused, naming both.
+    let other = Options { hidden: 8, init: Some(start), ..o };
+    let e = train(INPUTS, &data, &held, &other, &go, &mut NoHook).unwrap_err().to_string();
+    assert!(e.contains("16 neurons") && e.contains("has 768 and 8"), "{e}");
 }

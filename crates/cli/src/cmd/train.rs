@@ -21,9 +21,9 @@ pub struct Args {
     /// The net file to write (`--eval net:FILE` reads it).
     #[arg(long)]
     pub out: PathBuf,
-    /// Neurons of the first layer.
-    #[arg(long, default_value_t = Options::default().hidden)]
-    pub hidden: usize,
+    /// Neurons of the first layer [default: 64; with --init, the net's].
+    #[arg(long)]
+    pub hidden: Option<usize>,
     /// Passes over the data.
     #[arg(long, default_value_t = Options::default().epochs)]
     pub epochs: usize,
@@ -53,6 +53,10 @@ pub struct Args {
     /// folded into the net at the end: more learnt from fewer positions, nothing added to the search.
     #[arg(long)]
     pub factorise: bool,
+    /// Start from this net's weights instead of random ones (a net of this rule set and the same
+    /// `--base`): more training for a net whose data is gone, or on new data.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
 }
 
 /// The parameters `--base` names.
@@ -88,18 +92,40 @@ struct Run<'a> {
     linear: stackchess_search::EvalParams,
     residual: bool,
 }
+impl Run<'_> {
+    /// The net `--init` names, as floats: refused when it is for another rule set or corrects
+    /// another linear evaluation than this training's.
+    fn init<P: Position>(&self, rules: P::Rules) -> Result<Option<stackchess_nnue::FloatNet>> {
+        let Some(path) = &self.args.init else { return Ok(None) };
+        let net = stackchess_search::NetFile::load::<P>(rules, path).with_context(|| "--init".to_owned())?.net;
+        let base = if self.residual { self.linear.to_file() } else { String::new() };
+        let (file, given) = (path.display(), self.args.base.as_deref().unwrap_or("preset"));
+        match (net.base.is_empty(), base.is_empty()) {
+            (true, false) => {
+                bail!("--init {file} is a plain net; this training is a residual one (--base {given}): drop --base")
+            }
+            (false, true) => bail!("--init {file} is a residual net: give the --base it was trained with"),
+            _ if net.base != base => bail!("--init {file} corrects another linear evaluation than --base {given}"),
+            _ => {}
+        }
+        Ok(Some(stackchess_nnue::FloatNet::from_net(&net)))
+    }
+}
+
 impl WithPosition for Run<'_> {
     type Output = Result<()>;
     fn call<P: Position>(self, rules: P::Rules) -> Result<()> {
         let a = self.args;
+        let init = self.init::<P>(rules)?;
         let o = Options {
-            hidden: a.hidden,
+            hidden: a.hidden.or(init.as_ref().map(|n| n.hidden)).unwrap_or(Options::default().hidden),
             epochs: a.epochs,
             batch: a.batch,
             lr: a.lr,
             seed: a.seed,
             threads: a.threads,
             factor_levels: if a.factorise { P::LEVELS } else { 0 },
+            init,
         };
         o.check()?;
         let labels = Labels { lambda: a.lambda, ..Labels::default() };
@@ -133,7 +159,7 @@ impl WithPosition for Run<'_> {
         println!(
             "wrote {} ({} neurons, {} epochs in {secs:.1} s: {:.0} positions/s)",
             a.out.display(),
-            a.hidden,
+            o.hidden,
             t.epochs.len(),
             (train.len() * t.epochs.len()) as f64 / secs.max(1e-9)
         );
