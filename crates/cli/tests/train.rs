@@ -67,6 +67,8 @@ fn a_residual_net_is_trained_carries_its_base_and_plays() {
     assert!(!ok && err.contains("is a residual net: give the --base it was trained with"), "{err}");
     let (ok, _, err) = init(&plain, &["--base", "preset"]);
     assert!(!ok && err.contains("is a plain net"), "{err}");
+    let (ok, _, err) = init(&residual, &["--base", "preset", "--hidden", "16"]);
+    assert!(!ok && err.contains("8 neurons; this training has 16"), "{err}");
     let malka = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/nets/malka-gen2.nnue");
     let (ok, _, err) = init(&malka, &["--base", "preset"]);
     assert!(!ok && err.contains("--init") && err.contains("malka-gen2.nnue"), "{err}");

@@ -57,6 +57,9 @@ impl Options {
         if !(self.lr.is_finite() && self.lr > 0.0) {
             return bad(format!("learning rate {}: give a positive number", self.lr));
         }
+        if let Some(init) = self.init.as_ref().filter(|n| n.hidden != self.hidden) {
+            return bad(format!("the starting net has {} neurons; this training has {}", init.hidden, self.hidden));
+        }
         Ok(())
     }
 }
@@ -360,14 +363,14 @@ impl Optimiser {
     }
 }
 
-/// The net training starts from: [`Options::init`] when it fits `inputs` and the hidden size,
-/// else weights drawn from the seed.
+/// The net training starts from: [`Options::init`] when it fits `inputs` (its hidden size is
+/// [`Options::check`]'s), else weights drawn from the seed.
 fn start(inputs: usize, o: &Options) -> Result<FloatNet, TrainError> {
     let Some(init) = &o.init else { return Ok(FloatNet::random(inputs, o.hidden, o.seed)) };
-    if (init.inputs, init.hidden) != (inputs, o.hidden) {
+    if init.inputs != inputs {
         return Err(TrainError::Config(format!(
-            "the starting net has {} inputs and {} neurons; this training has {inputs} and {}",
-            init.inputs, init.hidden, o.hidden
+            "the starting net has {} inputs; the data's board {inputs}",
+            init.inputs
         )));
     }
     Ok(init.clone())
