@@ -445,6 +445,22 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
+
+    /// `text` with one to three characters replaced, removed or inserted (from `alphabet`).
+    fn mangle(&mut self, text: &str, alphabet: &[char]) -> String {
+        let mut chars: Vec<char> = text.chars().collect();
+        for _ in 0..=self.below(3) {
+            let i = self.below(chars.len());
+            match self.below(3) {
+                0 => chars[i] = alphabet[self.below(alphabet.len())],
+                1 => {
+                    chars.remove(i);
+                }
+                _ => chars.insert(i, alphabet[self.below(alphabet.len())]),
+            }
+        }
+        chars.into_iter().collect()
+    }
 }
 
 #[test]
@@ -454,18 +470,7 @@ fn no_panics_on_garbage() {
     for v in ["malka", "traditional", "fide", "air-attack", "nonsense"] {
         let s = start_lfen(v).unwrap_or_else(|_| start("fide"));
         for _ in 0..300 {
-            let mut chars: Vec<char> = s.chars().collect();
-            for _ in 0..=rng.below(3) {
-                let i = rng.below(chars.len());
-                match rng.below(3) {
-                    0 => chars[i] = alphabet[rng.below(alphabet.len())],
-                    1 => {
-                        chars.remove(i);
-                    }
-                    _ => chars.insert(i, alphabet[rng.below(alphabet.len())]),
-                }
-            }
-            let l: String = chars.into_iter().collect();
+            let l = rng.mangle(&s, &alphabet);
             let _ = legal_moves(v, &l);
             let _ = perft(v, &l, 1);
             let _ = in_check(v, &l);

@@ -223,18 +223,7 @@ fn no_panics_on_mangled_files() {
     let mut accepted = 0;
     for (_, text) in rule_file::BUILTINS {
         for _ in 0..150 {
-            let mut chars: Vec<char> = text.chars().collect();
-            for _ in 0..=rng.below(3) {
-                let i = rng.below(chars.len());
-                match rng.below(3) {
-                    0 => chars[i] = alphabet[rng.below(alphabet.len())],
-                    1 => {
-                        chars.remove(i);
-                    }
-                    _ => chars.insert(i, alphabet[rng.below(alphabet.len())]),
-                }
-            }
-            let mangled: String = chars.into_iter().collect();
+            let mangled = rng.mangle(text, &alphabet);
             if let Ok(r) = load(&mangled) {
                 accepted += 1;
                 let start = r.start_lfen();
