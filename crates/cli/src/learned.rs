@@ -104,7 +104,7 @@ pub struct NnueArgs {
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub nnue_seed: u64,
     /// Where learning runs are kept (default: `$XDG_CACHE_HOME/stackchess/nnue` or
-    /// `~/.cache/stackchess/nnue`).
+    /// `~/.cache/stackchess/nnue`; with `balance --plan`, `DIR/cache/nnue`, which its shards reuse).
     #[arg(long, value_name = "DIR")]
     pub nnue_cache: Option<PathBuf>,
 }

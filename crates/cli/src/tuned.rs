@@ -65,7 +65,8 @@ pub struct TuneArgs {
     /// Seed of the tuning games.
     #[arg(long, default_value_t = Settings::default().data.seed, value_name = "S")]
     pub tune_seed: u64,
-    /// Cache of tuned parameters (default: `$XDG_CACHE_HOME/stackchess/tuned` or `~/.cache/stackchess/tuned`).
+    /// Cache of tuned parameters (default: `$XDG_CACHE_HOME/stackchess/tuned` or `~/.cache/stackchess/tuned`;
+    /// with `balance --plan`, `DIR/cache/tuned`, which its shards reuse).
     #[arg(long, value_name = "DIR")]
     pub tune_cache: Option<PathBuf>,
 }

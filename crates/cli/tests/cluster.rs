@@ -238,3 +238,43 @@ fn balance_plan_sizes_the_study_and_its_slurm_script_plays_it() {
     assert!(planned.join("report.html").is_file());
     std::fs::remove_dir_all(root).unwrap();
 }
+
+/// `balance --plan --nnue`: the plan learns the net into the study's directory and names that
+/// cache in the shards' command, so a shard reuses the plan's net (nothing learnt again, nothing
+/// written to the user's cache).
+#[cfg(feature = "analysis")]
+#[test]
+fn the_shards_of_a_plan_reuse_the_net_the_plan_learnt() {
+    let root = tmp("plan-nnue");
+    let (study, user_cache) = (root.join("study"), root.join("user-cache"));
+    let script = root.join("study.sbatch");
+    std::fs::create_dir_all(&user_cache).unwrap();
+    let user = [("XDG_CACHE_HOME", user_cache.to_str().unwrap())];
+    let nnue = ["--nnue", "--nnue-generations", "1", "--nnue-positions", "1500", "--nnue-nodes", "100"];
+    bin(&user)
+        .args(["balance", "--variants", "fide", "--nodes", "40", "--max-plies", "24", "--openings", "random:2"])
+        .args(nnue)
+        .args(["--nnue-gate-games", "2", "--nnue-hidden", "8", "--no-pieces", "-q"])
+        .args(["--plan", "--pilot-games", "4", "--precision", "0.3", "--shards", "2", "--slurm"])
+        .arg(&script)
+        .arg("--dir")
+        .arg(&study)
+        .assert()
+        .success();
+    let cache = study.join("cache/nnue");
+    let runs: Vec<PathBuf> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(runs.len(), 1, "one learning run in the study's cache: {runs:?}");
+    let net = runs[0].join("gen-1/net.nnue");
+    let made = std::fs::metadata(&net).unwrap().modified().unwrap();
+    let sbatch = std::fs::read_to_string(&script).unwrap();
+    let line = sbatch.lines().find(|l| l.starts_with("stackchess balance ")).expect("the command");
+    assert!(line.contains(&format!("--nnue-cache {}", cache.display())), "{line}");
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let task = [("SLURM_ARRAY_TASK_ID", "0"), ("SLURM_ARRAY_TASK_COUNT", "2"), user[0]];
+    let out = bin(&task).args(&words).assert().success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(std::fs::metadata(&net).unwrap().modified().unwrap(), made, "{stderr}");
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 1, "{stderr}");
+    assert_eq!(std::fs::read_dir(&user_cache).unwrap().count(), 0, "nothing in the user's cache: {stderr}");
+    std::fs::remove_dir_all(root).unwrap();
+}

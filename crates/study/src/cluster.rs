@@ -83,6 +83,13 @@ pub fn study_flags(line: impl Iterator<Item = String>) -> Vec<String> {
     out
 }
 
+/// Adds `flag value` to `flags` unless they give `flag` already (as `flag value` or `flag=value`).
+pub fn pin_flag(flags: &mut Vec<String>, flag: &str, value: &str) {
+    if !flags.iter().any(|f| f == flag || f.strip_prefix(flag).is_some_and(|rest| rest.starts_with('='))) {
+        flags.extend([flag.to_owned(), value.to_owned()]);
+    }
+}
+
 /// `word` quoted for the shell where it needs it.
 fn shell_word(word: &str) -> String {
     if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@".contains(c)) {
@@ -102,6 +109,18 @@ mod tests {
                     --precision 0.02 --games 10 --dir out --threads=2 --ladder 500,1000 -q";
         let kept = study_flags(line.split_whitespace().map(String::from));
         assert_eq!(kept, ["--variants", "fide", "--ladder", "500,1000", "-q"]);
+    }
+
+    #[test]
+    fn a_pinned_flag_is_added_once_and_never_over_one_given() {
+        let mut flags: Vec<String> = vec!["--nnue".into()];
+        pin_flag(&mut flags, "--nnue-cache", "out/cache/nnue");
+        pin_flag(&mut flags, "--nnue-cache", "elsewhere");
+        assert_eq!(flags, ["--nnue", "--nnue-cache", "out/cache/nnue"]);
+        let mut given: Vec<String> = vec!["--tune-cache=mine".into()];
+        pin_flag(&mut given, "--tune-cache", "out/cache/tuned");
+        pin_flag(&mut given, "--tune", "x");
+        assert_eq!(given, ["--tune-cache=mine", "--tune", "x"]);
     }
 
     #[test]

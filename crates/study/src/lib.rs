@@ -14,7 +14,7 @@ mod cluster;
 mod pilot;
 mod report;
 
-pub use cluster::study_flags;
+pub use cluster::{pin_flag, study_flags};
 
 use anyhow::{bail, Result};
 use stackchess_analysis::{Format, Options};

@@ -165,7 +165,7 @@ pub fn run(a: &Args) -> Result<()> {
             slurm: a.slurm.clone(),
             k8s: a.k8s.clone(),
             shards: a.shards,
-            flags: stackchess_study::study_flags(std::env::args()),
+            flags: shard_flags(a),
         }),
         analysis: a.analysis.options()?,
         format: a.output.format(),
@@ -174,12 +174,38 @@ pub fn run(a: &Args) -> Result<()> {
     };
     // Bad settings are refused before any rule set is tuned.
     stackchess_study::check(&study)?;
+    let (tune, nnue) = learning(a);
     let evals = variants
         .iter()
-        .map(|&v| a.nnue.evaluation(a.tune.evaluation(v, a.threads, a.quiet)?, a.threads, a.quiet))
+        .map(|&v| nnue.evaluation(tune.evaluation(v, a.threads, a.quiet)?, a.threads, a.quiet))
         .collect::<Result<Vec<Evaluation>>>()?;
     study.evaluations = evals.iter().map(|e| e.source.clone()).collect();
     stackchess_study::run(&study, &Flags { args: a, evals }, &mut Shell { quiet: a.quiet })
+}
+
+/// `--tune` and `--nnue` as they run: with `--plan` and no cache given, they learn into the
+/// study's directory (`DIR/cache/`), which every shard of a cluster job reaches, so that the
+/// shards reuse what the plan learnt instead of each learning it again.
+fn learning(a: &Args) -> (TuneArgs, NnueArgs) {
+    let (mut tune, mut nnue) = (a.tune.clone(), a.nnue.clone());
+    if a.plan {
+        tune.tune_cache.get_or_insert_with(|| a.dir.join("cache").join("tuned"));
+        nnue.nnue_cache.get_or_insert_with(|| a.dir.join("cache").join("nnue"));
+    }
+    (tune, nnue)
+}
+
+/// The shards' flags: the plan's, with the caches `--tune` and `--nnue` learnt into named.
+fn shard_flags(a: &Args) -> Vec<String> {
+    let mut flags = stackchess_study::study_flags(std::env::args());
+    let (tune, nnue) = learning(a);
+    let caches = [(a.tune.tune, "--tune-cache", tune.tune_cache), (a.nnue.nnue, "--nnue-cache", nnue.nnue_cache)];
+    for (on, flag, dir) in caches {
+        if let Some(dir) = dir.filter(|_| on) {
+            stackchess_study::pin_flag(&mut flags, flag, &dir.to_string_lossy());
+        }
+    }
+    flags
 }
 
 /// The anchor of `--anchor SPEC`: an external engine, rated by `--anchor-elo` or its
