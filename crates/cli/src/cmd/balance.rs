@@ -140,6 +140,7 @@ pub struct Args {
 /// `--tune`, a net learnt over them with `--nnue`), then [`stackchess_study::run`].
 pub fn run(a: &Args) -> Result<()> {
     let variants = a.variants.iter().map(VariantArg::load).collect::<Result<Vec<_>, _>>()?;
+    let (tune, nnue) = learning(a);
     let mut study = Study {
         evaluations: Vec::new(),
         variants: variants.clone(),
@@ -165,7 +166,7 @@ pub fn run(a: &Args) -> Result<()> {
             slurm: a.slurm.clone(),
             k8s: a.k8s.clone(),
             shards: a.shards,
-            flags: shard_flags(a),
+            flags: shard_flags(a, &tune, &nnue),
         }),
         analysis: a.analysis.options()?,
         format: a.output.format(),
@@ -174,7 +175,6 @@ pub fn run(a: &Args) -> Result<()> {
     };
     // Bad settings are refused before any rule set is tuned.
     stackchess_study::check(&study)?;
-    let (tune, nnue) = learning(a);
     let evals = variants
         .iter()
         .map(|&v| nnue.evaluation(tune.evaluation(v, a.threads, a.quiet)?, a.threads, a.quiet))
@@ -195,13 +195,12 @@ fn learning(a: &Args) -> (TuneArgs, NnueArgs) {
     (tune, nnue)
 }
 
-/// The shards' flags: the plan's, with the caches `--tune` and `--nnue` learnt into named.
-fn shard_flags(a: &Args) -> Vec<String> {
+/// The shards' flags: the plan's, with the caches `--tune` and `--nnue` learn into (`learning`) named.
+fn shard_flags(a: &Args, tune: &TuneArgs, nnue: &NnueArgs) -> Vec<String> {
     let mut flags = stackchess_study::study_flags(std::env::args());
-    let (tune, nnue) = learning(a);
-    let caches = [(a.tune.tune, "--tune-cache", tune.tune_cache), (a.nnue.nnue, "--nnue-cache", nnue.nnue_cache)];
+    let caches = [(a.tune.tune, "--tune-cache", &tune.tune_cache), (a.nnue.nnue, "--nnue-cache", &nnue.nnue_cache)];
     for (on, flag, dir) in caches {
-        if let Some(dir) = dir.filter(|_| on) {
+        if let Some(dir) = dir.as_ref().filter(|_| on) {
             stackchess_study::pin_flag(&mut flags, flag, &dir.to_string_lossy());
         }
     }
