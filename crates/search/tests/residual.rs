@@ -153,7 +153,8 @@ fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command(
             "traditional",
             "traditional-gen2",
             "traditional-gen3",
-            "traditional-gen4"
+            "traditional-gen4",
+            "traditional-gen5-32"
         ]
     );
 }
