@@ -108,7 +108,7 @@ impl WithPosition for Shipped {
 #[test]
 fn every_shipped_net_loads_and_is_what_the_default_plays() {
     let shipped: Vec<Variant> = Variant::ALL.into_iter().filter(|&v| v.with(Shipped(v))).collect();
-    assert_eq!(shipped, [Variant::Malka, Variant::Fide, Variant::AirAttack], "{shipped:?}");
+    assert_eq!(shipped, [Variant::Malka, Variant::Traditional, Variant::Fide, Variant::AirAttack], "{shipped:?}");
 }
 
 /// A kept net (`data/nets/<variant>[-...].nnue`) of `.0`'s rule set, read as `--eval net:FILE` reads it.
@@ -150,11 +150,10 @@ fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command(
             "fide-gen2",
             "malka-gen1",
             "malka-gen2",
-            "traditional",
             "traditional-gen2",
             "traditional-gen3",
             "traditional-gen4",
-            "traditional-gen5-32"
+            "traditional-gen5-64"
         ]
     );
 }

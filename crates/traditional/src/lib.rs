@@ -27,8 +27,9 @@ pub const FIDE_EVAL_PARAMS: &str = include_str!("../fide.params");
 
 /// The default evaluation's nets of Traditional and of standard chess (`stackchess train`), where
 /// the rule set ships one that won its match at equal time against the best linear evaluation
-/// (data/nets/README.md); `None`: the linear one.
-pub const NET: Option<&[u8]> = None;
+/// (data/nets/README.md); `None`: the linear one. Traditional's: `traditional.nnue`, a residual net
+/// over [`EVAL_PARAMS`].
+pub const NET: Option<&[u8]> = Some(include_bytes!("../traditional.nnue"));
 /// Standard chess's: `fide.nnue`, a residual net over [`FIDE_EVAL_PARAMS`].
 pub const FIDE_NET: Option<&[u8]> = Some(include_bytes!("../fide.nnue"));
 
