@@ -154,6 +154,7 @@ fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command(
             "malka-gen2",
             "malka-gen3",
             "malka-gen4",
+            "malka-gen5",
             "traditional-gen2",
             "traditional-gen3",
             "traditional-gen4",
