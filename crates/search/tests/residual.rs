@@ -148,6 +148,7 @@ fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command(
             "air-attack-gen3",
             "air-attack-gen4",
             "air-attack-gen5",
+            "air-attack-gen6",
             "fide-gen1",
             "fide-gen2",
             "malka-gen1",
