@@ -159,6 +159,7 @@ fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command(
             "traditional-gen2",
             "traditional-gen3",
             "traditional-gen4",
+            "traditional-gen5",
             "traditional-gen5-64"
         ]
     );
