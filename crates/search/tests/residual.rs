@@ -161,7 +161,8 @@ fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command(
             "traditional-gen4",
             "traditional-gen5",
             "traditional-gen5-64",
-            "traditional-gen6"
+            "traditional-gen6",
+            "traditional-gen7"
         ]
     );
 }
