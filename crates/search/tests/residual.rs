@@ -163,7 +163,8 @@ fn every_kept_net_loads_for_the_rule_set_its_name_gives_and_records_its_command(
             "traditional-gen5-64",
             "traditional-gen6",
             "traditional-gen7",
-            "traditional-gen8"
+            "traditional-gen8",
+            "traditional-gen9"
         ]
     );
 }
